@@ -1,0 +1,65 @@
+"""The realm registry: canonical keys, aliases, and loading realm objects."""
+from __future__ import annotations
+
+import importlib
+import re
+import unicodedata
+
+from .base import Realm
+
+#: canonical key -> module name (one module and one data file per realm)
+REALM_MODULES: dict[str, str] = {
+    "wurfelwelten": "wurfelwelten",
+    "ark-nova": "ark_nova",
+    "feast-for-odin": "feast_for_odin",
+    "libertalia": "libertalia",
+    "parks": "parks",
+}
+
+_cache: dict[str, Realm] = {}
+
+
+def normalise(name: str) -> str:
+    """'A Feast for Odin' -> 'a-feast-for-odin'; 'Würfelwelten' -> 'wurfelwelten'."""
+    text = unicodedata.normalize("NFKD", name.strip().lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = text.replace("ß", "ss")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def get_realm(key: str) -> Realm:
+    key = resolve_realm_name(key)
+    if key not in _cache:
+        module = importlib.import_module(f"{__name__}.{REALM_MODULES[key]}")
+        _cache[key] = module.REALM()
+    return _cache[key]
+
+
+def all_realms() -> list[Realm]:
+    return [get_realm(k) for k in REALM_MODULES]
+
+
+def _aliases() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for key in REALM_MODULES:
+        table[key] = key
+        table[key.replace("-", "")] = key
+    extra = {
+        "a-feast-for-odin": "feast-for-odin",
+        "ein-fest-fur-odin": "feast-for-odin",
+        "fest-fur-odin": "feast-for-odin",
+        "odin": "feast-for-odin",
+        "arche-nova": "ark-nova",
+        "wuerfelwelten": "wurfelwelten",
+    }
+    table.update(extra)
+    return table
+
+
+def resolve_realm_name(name: str) -> str:
+    """The canonical key of a realm name (accents, spaces and case are forgiven)."""
+    key = normalise(name)
+    table = _aliases()
+    if key in table:
+        return table[key]
+    raise KeyError(f"unknown realm {name!r} (known: {', '.join(REALM_MODULES)})")

@@ -1,0 +1,247 @@
+"""A Feast for Odin (promo pack, seed 000): fill polyomino shapes on islands.
+
+Rulebook: "Use a # to pick a matching unused shape and fill it on one island. Mark the shape as
+used. When assigning a 6 you can choose any shape (even used ones) without marking it as used.
+It's okay to rotate or mirror shapes as you see fit. Gain benefits from filled squares on the
+islands." Scoring: "Score ★s when filling indicated squares on islands. Additionally, score 1 ★
+per completed island."
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Iterable
+
+from ..errors import IllegalAction
+from ..line import Choice, make_choice
+from ..resources import KINDS, Resources
+from ..rules import RuleSet
+from .base import Effect, Realm, Use
+
+Cell = tuple[int, int]
+# (filled cells per island in island order, shapes marked used)
+State = tuple[tuple[tuple[Cell, ...], ...], tuple[int, ...]]
+
+
+def orientations(cells: list[Cell]) -> set[tuple[Cell, ...]]:
+    """All rotations and mirror images of a shape, each normalised to start at (0, 0)."""
+    out = set()
+    pts = list(cells)
+    for mirror in (False, True):
+        cur = [(r, -c) if mirror else (r, c) for r, c in pts]
+        for _ in range(4):
+            cur = [(c, -r) for r, c in cur]
+            mr = min(r for r, _ in cur)
+            mc = min(c for _, c in cur)
+            out.add(tuple(sorted((r - mr, c - mc) for r, c in cur)))
+    return out
+
+
+def cells_text(cells: tuple[Cell, ...]) -> str:
+    return "+".join(f"{r + 1}{c + 1}" for r, c in sorted(cells))
+
+
+def parse_cells(text: object) -> tuple[Cell, ...]:
+    parts = str(text).split("+")
+    out = []
+    for p in parts:
+        if len(p) != 2 or not p.isdigit():
+            raise IllegalAction(f"feast-for-odin: cells are row-column digit pairs joined by '+', like 11+12 (got {text!r})")
+        out.append((int(p[0]) - 1, int(p[1]) - 1))
+    return tuple(sorted(out))
+
+
+class FeastForOdin(Realm):
+    key = "feast-for-odin"
+
+    def __init__(self, card=None) -> None:
+        super().__init__(card)
+        self.shapes = {int(k): [tuple(c) for c in v] for k, v in self.card["shapes"].items()}
+        self.island_names = list(self.card["islands"].keys())
+        self.islands: list[dict[Cell, str]] = []
+        for name in self.island_names:
+            grid = self.card["islands"][name]
+            self.islands.append({(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row)})
+        self.bonus = int(self.card.get("island_bonus", 1))
+
+    @cached_property
+    def placements(self) -> list[tuple[int, int, tuple[Cell, ...]]]:
+        """Every (island, shape, cells) that fits an empty island."""
+        out = []
+        for i, isl in enumerate(self.islands):
+            for s, cells in sorted(self.shapes.items()):
+                seen = set()
+                for orient in sorted(orientations(cells)):
+                    for (r0, c0) in sorted(isl):
+                        placed = tuple(sorted((r0 + r, c0 + c) for r, c in orient))
+                        if all(p in isl for p in placed) and placed not in seen:
+                            seen.add(placed)
+                            out.append((i, s, placed))
+        return out
+
+    def initial(self, rules: RuleSet) -> State:
+        return (tuple(() for _ in self.islands), ())
+
+    def candidates(self, state: State, value: int, rules: RuleSet) -> Iterable[Choice]:
+        filled, used = state
+        out = []
+        for i, s, cells in self.placements:
+            if value != 6 and s != value:
+                continue
+            if any(c in filled[i] for c in cells):
+                continue
+            out.append(make_choice(island=self.island_names[i], shape=s, cells=cells_text(cells)))
+        return out
+
+    def apply(self, state: State, use: Use, choice: Choice, rules: RuleSet) -> Effect:
+        c = dict(choice)
+        if set(c) != {"island", "shape", "cells"}:
+            raise IllegalAction("feast-for-odin: choose island=A|B, shape=1..5 and cells=11+12+...")
+        if c["island"] not in self.island_names:
+            raise IllegalAction(f"feast-for-odin: no island {c['island']!r} (islands: {', '.join(self.island_names)})")
+        i = self.island_names.index(c["island"])
+        s = c["shape"]
+        if s not in self.shapes:
+            raise IllegalAction(f"feast-for-odin: no shape {s}")
+        filled, used = state
+        if use.value != 6:
+            if s != use.value:
+                raise IllegalAction(f"feast-for-odin: a {use.value} takes shape {use.value} (only a 6 takes any shape)")
+            if s in used:
+                raise IllegalAction(f"feast-for-odin: shape {s} is already used (only a 6 may reuse it)")
+        cells = parse_cells(c["cells"])
+        if (i, s, cells) not in set(self.placements):
+            raise IllegalAction(f"feast-for-odin: cells {cells_text(cells)} are not shape {s} on island {c['island']}")
+        if any(x in filled[i] for x in cells):
+            raise IllegalAction("feast-for-odin: a square is already filled")
+        gain = Resources()
+        for x in cells:
+            b = self.islands[i][x]
+            if b in KINDS:
+                gain = gain + Resources.of(b)
+        new_filled = filled[:i] + (tuple(sorted(filled[i] + cells)),) + filled[i + 1 :]
+        new_used = tuple(sorted(used + (s,))) if use.value != 6 else used
+        return Effect((new_filled, new_used), gain=gain)
+
+    def stars(self, state: State, rules: RuleSet) -> int:
+        filled, _ = state
+        total = 0
+        for i, isl in enumerate(self.islands):
+            total += sum(1 for x in filled[i] if isl[x] == "S")
+            if len(filled[i]) == len(isl):
+                total += self.bonus
+        return total
+
+    def max_gain(self, rules: RuleSet) -> Resources:
+        total = Resources()
+        for isl in self.islands:
+            for b in isl.values():
+                if b in KINDS:
+                    total = total + Resources.of(b)
+        return total
+
+    def sheet_rows(self, state: State) -> list[tuple[str, str]]:
+        filled, used = state
+        rows = []
+        for i, isl in enumerate(self.islands):
+            h = max(r for r, _ in isl) + 1
+            w = max(c for _, c in isl) + 1
+            lines = []
+            for r in range(h):
+                lines.append("".join("#" if (r, c) in filled[i] else isl[(r, c)].replace("S", "★") for c in range(w)))
+            rows.append((f"island {self.island_names[i]}", " / ".join(lines)))
+        rows.append(("shapes used", " ".join(map(str, used)) or "-"))
+        return rows
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        PL = self.placements
+        shapes = sorted(self.shapes)
+        place: dict[tuple[int, int], object] = {}
+        marks: dict[int, list] = {s: [] for s in shapes}
+        cover: dict[tuple[int, Cell], list] = {}
+        by_event: dict[int, list[tuple[int, object]]] = {}
+        for e in enc.events:
+            tag = f"t{e.t + 1}s{e.slot.s + 1}"
+            ys = []
+            for p, (i, s, cells) in enumerate(PL):
+                y = enc.bool("place", tag, self.island_names[i], f"shape{s}", cells_text(cells))
+                place[e.index, p] = y
+                ys.append(y)
+                m.add_bool_or([e.val[s], e.val[6]]).only_enforce_if(y)
+                for x in cells:
+                    cover.setdefault((i, x), []).append(y)
+                gain = {K: sum(1 for x in cells if self.islands[i][x] == K) for K in KINDS}
+                for K, n in gain.items():
+                    if n:
+                        enc.add_gain(e, K, n * y)
+            by_event[e.index] = list(enumerate(ys))
+            m.add(sum(ys) == e.active)
+            for s in shapes:
+                uses = sum(place[e.index, p] for p, (_, ss, _) in enumerate(PL) if ss == s)
+                # the shape is marked used unless the # is a 6
+                with6 = enc.bool("shape_by_6", tag, s)
+                m.add(with6 <= uses)
+                m.add(with6 <= e.val[6])
+                m.add(with6 >= uses + e.val[6] - 1)
+                marks[s].append(uses - with6)
+        for s in shapes:
+            m.add(sum(marks[s]) <= 1)
+        filled = {}
+        for i, isl in enumerate(self.islands):
+            for x in isl:
+                f = enc.bool("filled", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
+                m.add(sum(cover.get((i, x), [])) == f)
+                filled[i, x] = f
+        star_terms = [filled[i, x] for i, isl in enumerate(self.islands) for x in isl if isl[x] == "S"]
+        for i, isl in enumerate(self.islands):
+            done = enc.reify([filled[i, x] for x in isl], "island_complete", self.island_names[i])
+            star_terms.append(self.bonus * done)
+        enc.stars = sum(star_terms)
+
+        def can_take(e, v):
+            free = {}
+            for i, isl in enumerate(self.islands):
+                for x in isl:
+                    before = [place[ee.index, p] for ee in enc.events if ee.index < e.index for p, (ii, _, cells) in enumerate(PL) if ii == i and x in cells]
+                    f = enc.bool("filled_before", f"t{e.t + 1}s{e.slot.s + 1}", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
+                    m.add(sum(before) == f)
+                    free[i, x] = ~f
+            opts = []
+            unused = None
+            if v != 6:
+                used_before = sum(marks[v][k] for k, ee in enumerate(enc.events) if ee.index < e.index)
+                unused = enc.bool("shape_unused_before", f"t{e.t + 1}s{e.slot.s + 1}", v)
+                m.add(used_before == 0).only_enforce_if(unused)
+                m.add(used_before >= 1).only_enforce_if(~unused)
+            for p, (i, s, cells) in enumerate(PL):
+                if v != 6 and s != v:
+                    continue
+                parts = [free[i, x] for x in cells] + ([unused] if unused is not None else [])
+                opts.append(enc.reify(parts, "fits", f"t{e.t + 1}s{e.slot.s + 1}", p))
+            return enc.reify_or(opts, "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+
+        def decode(solver, e):
+            for p, y in by_event[e.index]:
+                if solver.boolean_value(y):
+                    i, s, cells = PL[p]
+                    return make_choice(island=self.island_names[i], shape=s, cells=cells_text(cells))
+            raise AssertionError("feast-for-odin: active event without a placement")
+
+        def lits(e, choice):
+            c = dict(choice)
+            try:
+                key = (self.island_names.index(c["island"]), c["shape"], parse_cells(c["cells"]))
+            except (ValueError, IllegalAction, KeyError):
+                return [enc.false]
+            for p, pl in enumerate(PL):
+                if pl == key:
+                    return [place[e.index, p]]
+            return [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
+
+REALM = FeastForOdin

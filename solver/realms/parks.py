@@ -1,0 +1,148 @@
+"""Parks (promo pack, seed 000): hike right along a trail, never back; the last site has a cost.
+
+Rulebook: "Use a # to outline a matching site along a trail. Cross off all sites on that trail
+that are to the left of the site you're outlining. You can never visit a site to the left of an
+already visited site. ... When outlining the rightmost site on a trail, you must first pay the
+cost above the site."  Scoring: "Score ★s from visited trail sites."
+"""
+from __future__ import annotations
+
+from typing import Hashable, Iterable
+
+from ..errors import IllegalAction
+from ..line import Choice, make_choice
+from ..resources import Resources
+from ..rules import RuleSet
+from .base import Effect, Realm, Use
+
+State = tuple[tuple[int, ...], ...]  # per trail: visited site positions, in order
+
+
+class Parks(Realm):
+    key = "parks"
+
+    def __init__(self, card=None) -> None:
+        super().__init__(card)
+        self.trails: list[list[tuple[int, str]]] = [[(int(n), b) for n, b in tr["sites"]] for tr in self.card["trails"]]
+        self.last_cost: list[Resources] = [Resources(**tr.get("last_cost", {})) for tr in self.card["trails"]]
+        for i, tr in enumerate(self.trails):
+            nums = [n for n, _ in tr]
+            if len(set(nums)) != len(nums):
+                raise ValueError(f"parks card: trail {i + 1} shows a number twice")
+
+    def initial(self, rules: RuleSet) -> State:
+        return tuple(() for _ in self.trails)
+
+    def candidates(self, state: State, value: int, rules: RuleSet) -> Iterable[Choice]:
+        return [make_choice(trail=i + 1) for i in range(len(self.trails))]
+
+    def site(self, trail: int, value: int) -> int | None:
+        for pos, (n, _) in enumerate(self.trails[trail]):
+            if n == value:
+                return pos
+        return None
+
+    def apply(self, state: State, use: Use, choice: Choice, rules: RuleSet) -> Effect:
+        c = dict(choice)
+        if set(c) != {"trail"} or c["trail"] not in range(1, len(self.trails) + 1):
+            raise IllegalAction(f"parks: choose trail=1..{len(self.trails)}")
+        t = c["trail"] - 1
+        pos = self.site(t, use.value)
+        if pos is None:
+            raise IllegalAction(f"parks: trail {t + 1} has no site {use.value}")
+        if state[t] and pos <= max(state[t]):
+            raise IllegalAction(f"parks: site {use.value} on trail {t + 1} is left of a visited site (no backtracking)")
+        benefit = self.trails[t][pos][1]
+        cost = self.last_cost[t] if pos == len(self.trails[t]) - 1 else Resources()
+        gain = Resources() if benefit == "S" else Resources.of(benefit)
+        new = state[:t] + (state[t] + (pos,),) + state[t + 1 :]
+        return Effect(new, cost, gain)
+
+    def stars(self, state: State, rules: RuleSet) -> int:
+        return sum(1 for t, visited in enumerate(state) for pos in visited if self.trails[t][pos][1] == "S")
+
+    def max_gain(self, rules: RuleSet) -> Resources:
+        total = Resources()
+        for tr in self.trails:
+            for _, b in tr:
+                if b != "S":
+                    total = total + Resources.of(b)
+        return total
+
+    def sheet_rows(self, state: State) -> list[tuple[str, str]]:
+        rows = []
+        for t, tr in enumerate(self.trails):
+            last = max(state[t]) if state[t] else -1
+            cells = []
+            for pos, (n, b) in enumerate(tr):
+                mark = f"({n}{b})" if pos in state[t] else (f" x{n} " if pos < last else f" {n}{b} ")
+                cells.append(mark)
+            rows.append((f"trail {t + 1}", " ".join(cells)))
+        return rows
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        T = range(len(self.trails))
+        # reached[e][t][i]: before event e, a site at position >= i of trail t has been visited
+        reached = [[[enc.false for _ in self.trails[t]] for t in T]]
+        visit: dict[tuple[int, int, int], object] = {}
+        for e in enc.events:
+            now = reached[-1]
+            nxt = []
+            for t in T:
+                row = []
+                ys = []
+                for i, (n, b) in enumerate(self.trails[t]):
+                    y = enc.bool("visit", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", f"site{i + 1}")
+                    m.add_implication(y, e.val[n])
+                    m.add_implication(y, ~now[t][i])  # no backtracking
+                    visit[e.index, t, i] = y
+                    ys.append(y)
+                    if b != "S":
+                        enc.add_gain(e, b, y)
+                    if i == len(self.trails[t]) - 1:
+                        for K in ("P", "H", "C"):
+                            if self.last_cost[t].get(K):
+                                enc.add_cost(e, K, self.last_cost[t].get(K) * y)
+                for i in range(len(self.trails[t])):
+                    z = enc.bool("reached", f"after t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", f"site{i + 1}")
+                    m.add_max_equality(z, [now[t][i]] + ys[i:])
+                    row.append(z)
+                nxt.append(row)
+            m.add(sum(visit[e.index, t, i] for t in T for i in range(len(self.trails[t]))) == e.active)
+            reached.append(nxt)
+        enc.stars = sum(y for (ei, t, i), y in visit.items() if self.trails[t][i][1] == "S")
+        enc.stars_ub = min(6, sum(1 for tr in self.trails for _, b in tr if b == "S"))
+
+        def can_take(e, v):
+            opts = []
+            for t in T:
+                i = self.site(t, v)
+                if i is None:
+                    continue
+                free = ~reached[e.index][t][i]
+                if i == len(self.trails[t]) - 1:
+                    pay = enc.affordable(e, self.last_cost[t], "can_pay_last", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}")
+                    opts.append(enc.reify([free, pay], "can_take_site", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", v))
+                else:
+                    opts.append(free)
+            return enc.reify_or(opts, "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+
+        def decode(solver, e):
+            for t in T:
+                for i in range(len(self.trails[t])):
+                    if solver.boolean_value(visit[e.index, t, i]):
+                        return make_choice(trail=t + 1)
+            raise AssertionError("parks: active event without a visit")
+
+        def lits(e, choice):
+            t = dict(choice)["trail"] - 1
+            return [sum(visit[e.index, t, i] for i in range(len(self.trails[t])))]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
+
+REALM = Parks
