@@ -1,7 +1,6 @@
 """Library entry points: `solve` and `check` (the CLI is a thin layer over these)."""
 from __future__ import annotations
 
-import sys
 import time
 
 from .deck import Deck
@@ -33,7 +32,6 @@ def solve(deck: Deck, stream: tuple[int, ...], options: Options | None = None,
     check_stream_length(stream, len(deck))
     game = Game(deck, tuple(stream), options or Options())
     start = time.monotonic()
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     solver = Solver(game, start + time_limit)
     n = len(deck)
     best = None
@@ -50,9 +48,14 @@ def solve(deck: Deck, stream: tuple[int, ...], options: Options | None = None,
     except SearchTimeout:
         elapsed = time.monotonic() - start
         bound = n - (proven_fail + 1)
-        return SolveResult("unknown", None, 0, (), elapsed, bound, False, None, solver.nodes,
-                           f"time limit reached; proven: no win with fewer than {proven_fail + 1} army uses",
-                           n, None)
+        proven = (f"no win with fewer than {proven_fail + 1} army uses" if proven_fail >= 0
+                  else f"nothing beyond the trivial bound score <= {n}")
+        msg = (f"time limit reached; proven only: {proven}; "
+               f"line = longest partial play seen ({len(solver.deepest)} defeats), then a pass")
+        line, final = realize(game, solver.deepest, lose_at_end=True)
+        _verify(game, line, final.score, False)
+        return SolveResult("unknown", final.score, final.turns_survived, line, elapsed, bound, False, final,
+                           solver.nodes, msg, n, sum(sum(tp.uses) for tp in solver.deepest))
     if best is not None:
         line, final = realize(game, best, lose_at_end=False)
         _verify(game, line, final.score, True)

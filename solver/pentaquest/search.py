@@ -95,6 +95,8 @@ class Solver:
         # (dmask, p) -> list of (capped army, budget) known to have no win (dominance memo)
         self.fail: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
         self.nodes = 0
+        self.stack: list[TurnPlan] = []  # plans on the current search path
+        self.deepest: list[TurnPlan] = []  # longest partial play seen (incumbent for "unknown")
         # difficulty: probability a random roll meets the card (lower = harder, defeat first)
         allrolls = list(product(range(1, 7), repeat=5))
         sample = {}
@@ -290,7 +292,7 @@ class Solver:
     # ----- search ------------------------------------------------------------------------
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 63 == 1 and time.monotonic() > self.deadline:
             raise SearchTimeout
 
     def lower_bound(self, dmask: int, p: int, rem: int) -> int:
@@ -370,6 +372,8 @@ class Solver:
         t = bin(dmask).count("1")
         if t == self.N:
             return []
+        if t > len(self.deepest):
+            self.deepest = list(self.stack)
         self._tick()
         if self._failed(dmask, p, army, rem):
             return None
@@ -387,7 +391,11 @@ class Solver:
                 for i in range(5):
                     na[i] -= tp.uses[i]
                 na[self.ability[tp.card]] += 1
-                sub = self.win(dmask | 1 << tp.card, tp.end_pos, tuple(na), rem - level, False)  # type: ignore[arg-type]
+                self.stack.append(tp)
+                try:
+                    sub = self.win(dmask | 1 << tp.card, tp.end_pos, tuple(na), rem - level, False)  # type: ignore[arg-type]
+                finally:
+                    self.stack.pop()
                 if sub is not None:
                     return [tp] + sub
         self._record_fail(dmask, p, army, rem)
