@@ -1,0 +1,63 @@
+"""One property suite over every registered realm: the engine and the CP-SAT model agree.
+
+- random legal lines (played in the engine) are accepted by the model with the same score;
+- the solver's optimum is >= every random line;
+- on short rounds the solver's optimum equals exhaustive search over the engine.
+A realm gets these tests by being registered in solver/realms/__init__.py.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solver.model import ModelOptions
+from solver.playout import exhaustive_best, random_line
+from solver.realms import REALM_MODULES
+from solver.solve import STAR_WEIGHT, solve_optimal
+
+from conftest import engine_score, make_game, model_score_of_line
+
+ALL = sorted(REALM_MODULES)
+PARTNERS = ["parks", "ark-nova", "wurfelwelten"]
+
+rolls_st = st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=4)
+
+
+def trio(key: str) -> list[str]:
+    return [key] + [p for p in PARTNERS if p != key][:2]
+
+
+@pytest.mark.parametrize("key", ALL)
+@given(rolls=rolls_st, seed=st.integers(0, 10**6))
+def test_model_accepts_random_engine_lines(key, rolls, seed):
+    game = make_game(trio(key), rolls)
+    line = random_line(game, random.Random(seed), max_actions=4, stop=0.15)
+    stars, leftover = engine_score(game, line)
+    status, m_stars, m_left = model_score_of_line(game, line)
+    assert status == "OPTIMAL", f"model rejects a legal line:\n{line.to_text()}"
+    assert (m_stars, m_left) == (stars, leftover), line.to_text()
+
+
+@pytest.mark.parametrize("key", ALL)
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=3), seed=st.integers(0, 10**6))
+def test_optimum_beats_random_lines(key, rolls, seed):
+    game = make_game(trio(key), rolls)
+    result = solve_optimal(game, time_limit=30, prove=False)
+    assert result.status == "optimal"
+    rng = random.Random(seed)
+    for _ in range(5):
+        stars, leftover = engine_score(game, random_line(game, rng))
+        assert STAR_WEIGHT * result.stars + result.leftover >= STAR_WEIGHT * stars + leftover
+
+
+@pytest.mark.parametrize("key", ALL)
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2))
+def test_optimum_equals_exhaustive_search(key, rolls):
+    game = make_game([key], rolls)
+    best, line = exhaustive_best(game)
+    result = solve_optimal(game, time_limit=30, prove=False)
+    assert result.status == "optimal"
+    stars, leftover = engine_score(game, line)
+    assert STAR_WEIGHT * result.stars + result.leftover == STAR_WEIGHT * stars + leftover
