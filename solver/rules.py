@@ -23,6 +23,22 @@ class RuleSet:
     risky_rewards: bool = False
     #: Würfelwelten third world benefits: "CHH" (spec default) or "CHC"
     wurfelwelten_third_world: str = "CHH"
+    #: Scythe: a # marks a top or a bottom cell showing it ("any") or a top cell, then may pay
+    #: for the bottom cell of the same column ("same-column")
+    scythe_bottom: str = "any"
+    #: Viticulture grape resources: PNP v10.1 ("pnp": 1 H, 2 H, 3 C, 4 C) or OG ("og": 1 C, 2 C, 3 H, 4 H)
+    viticulture: str = "pnp"
+    #: Between Two Castles: the right castle's door under R2 ("pnp") or under R1 ("og")
+    castles: str = "pnp"
+    #: Euphoria: when the roll is a pair, a # may be marked in both areas
+    euphoria_pair_both: bool = True
+    #: My Little Scythe: the 6th P/H/C counts resources earned anywhere this round ("anywhere")
+    #: or only those earned in My Little Scythe ("here")
+    my_little_scythe_counting: str = "anywhere"
+    #: Charterstone crate number: "other-die" (a rolled die or a copy of die k writes the other
+    #: rolled die; a created # writes either rolled die) or "rolled-only" (only a rolled die may
+    #: take a bonus and write a crate; copies and created #s may only mark crates)
+    charterstone_crate: str = "other-die"
 
     def with_options(self, pairs: dict[str, str]) -> "RuleSet":
         """Return a copy with options set from text values (as given on the command line)."""
@@ -43,6 +59,9 @@ class RuleSet:
             raise ValueError("rule option compensation must be 'choice' or 'off'")
         if self.wurfelwelten_third_world not in ("CHH", "CHC"):
             raise ValueError("rule option wurfelwelten_third_world must be 'CHH' or 'CHC'")
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"rule option {name} must be {' or '.join(repr(a) for a in allowed)}")
         if self.risky_rewards:
             raise ValueError("rule option risky_rewards is named by the seed but has no rules text; not supported")
         if not self.same_turn_spending:
@@ -52,6 +71,16 @@ class RuleSet:
 
     def as_dict(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: text-valued options of the base-game realms and their allowed values (default first)
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "scythe_bottom": ("any", "same-column"),
+    "viticulture": ("pnp", "og"),
+    "castles": ("pnp", "og"),
+    "my_little_scythe_counting": ("anywhere", "here"),
+    "charterstone_crate": ("other-die", "rolled-only"),
+}
 
 
 def _parse_value(key: str, text: str, current: object) -> object:
