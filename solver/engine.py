@@ -96,7 +96,7 @@ def apply_activation(game: Game, state: RoundState, act: Activation) -> RoundSta
     effect = realm.apply(state.sheets[r], Use(value, act.source, roll, state.turn), act.choice, game.rules)
     if not held.covers(effect.cost):
         raise IllegalAction(f"{act.realm}: cannot pay the card's cost {effect.cost} (holding {held})")
-    sheets = state.sheets[:r] + (effect.state,) + state.sheets[r + 1 :]
+    sheets = observe_gain(game, state.sheets[:r] + (effect.state,) + state.sheets[r + 1 :], effect.gain)
     die_spent, die_realm = state.die_spent, state.die_realm
     if act.source.kind == "die":
         k = act.source.die
@@ -143,11 +143,21 @@ def apply_compensation(game: Game, state: RoundState, comp: Compensation) -> Rou
     reason = can_compensate(game, state, comp.die)
     if reason:
         raise IllegalAction(f"cannot compensate: {reason}")
+    gain = Resources.of(comp.resource)
     return replace(
         state,
-        resources=state.resources + Resources.of(comp.resource),
+        resources=state.resources + gain,
+        sheets=observe_gain(game, state.sheets, gain),
         die_spent=_set(state.die_spent, comp.die, True),
     )
+
+
+def observe_gain(game: Game, sheets: tuple[Hashable, ...], gain: Resources) -> tuple[Hashable, ...]:
+    """Tell every realm that the player earned `gain` (realms that count earnings anywhere in
+    the round, like My Little Scythe; every other realm keeps its sheet)."""
+    if not gain.total():
+        return sheets
+    return tuple(realm.observe_gain(sheets[r], gain, game.rules) for r, realm in enumerate(game.realms))
 
 
 def apply_action(game: Game, state: RoundState, action: Action) -> RoundState:
@@ -195,9 +205,17 @@ def end_turn(game: Game, state: RoundState, choices: dict[str, Choice] | None = 
 
 
 def realm_stars(game: Game, state: RoundState) -> tuple[int, ...]:
-    """Stars per realm, each capped at the rule's star cap."""
+    """Stars per realm, each capped at the rule's star cap.
+
+    Two passes: every realm's own stars (capped), then each realm's stars given the other
+    realms' own stars (`stars_in_round`; the same number except for realms that score from the
+    other realms, like Between Two Cities), capped again."""
     cap = game.rules.star_cap
-    return tuple(min(cap, realm.stars(state.sheets[r], game.rules)) for r, realm in enumerate(game.realms))
+    own = [min(cap, realm.stars(state.sheets[r], game.rules)) for r, realm in enumerate(game.realms)]
+    return tuple(
+        min(cap, realm.stars_in_round(state.sheets[r], game.rules, tuple(own[:r] + own[r + 1 :])))
+        for r, realm in enumerate(game.realms)
+    )
 
 
 def score_tenths(game: Game, state: RoundState) -> int:

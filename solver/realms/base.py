@@ -95,6 +95,20 @@ class Realm:
         """Stars on the sheet (before the per-realm cap)."""
         raise NotImplementedError
 
+    # ---- cross-realm hooks (optional; the defaults keep a realm to its own sheet) ----------
+    def stars_in_round(self, state: Hashable, rules: RuleSet, others: tuple[int, ...]) -> int:
+        """Stars when the other realms of the round score `others` (each already capped).
+
+        Only realms whose scoring names the other realms override this (Between Two Cities);
+        the engine calls it for every realm after computing every realm's own `stars`."""
+        return self.stars(state, rules)
+
+    def observe_gain(self, state: Hashable, gain: Resources, rules: RuleSet) -> Hashable:
+        """The sheet after the player earns `gain` anywhere in the round (any realm, or a
+        compensation). The engine calls it on every realm's sheet for every gain, also the
+        realm's own gains and also when the realm is not activated (My Little Scythe)."""
+        return state
+
     def max_gain(self, rules: RuleSet) -> Resources:
         """A sound upper bound on the resources this realm can give in one round."""
         raise NotImplementedError
