@@ -16,6 +16,28 @@ REALM_MODULES: dict[str, str] = {
     "parks": "parks",
 }
 
+#: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
+#: checking, playouts) but not by the solver, and not in the solver's property suite
+ENGINE_ONLY_MODULES: dict[str, str] = {
+    "wingspan": "wingspan",
+    "scythe": "scythe",
+    "between-two-cities": "between_two_cities",
+    "charterstone": "charterstone",
+    "euphoria": "euphoria",
+    "viticulture": "viticulture",
+    "tapestry": "tapestry",
+    "my-little-scythe": "my_little_scythe",
+    "between-two-castles": "between_two_castles",
+    "pendulum": "pendulum",
+    "red-rising": "red_rising",
+    "azul": "azul",
+}
+
+
+def _modules() -> dict[str, str]:
+    return {**REALM_MODULES, **ENGINE_ONLY_MODULES}
+
+
 _cache: dict[str, Realm] = {}
 
 
@@ -30,18 +52,19 @@ def normalise(name: str) -> str:
 def get_realm(key: str) -> Realm:
     key = resolve_realm_name(key)
     if key not in _cache:
-        module = importlib.import_module(f"{__name__}.{REALM_MODULES[key]}")
+        module = importlib.import_module(f"{__name__}.{_modules()[key]}")
         _cache[key] = module.REALM()
     return _cache[key]
 
 
-def all_realms() -> list[Realm]:
-    return [get_realm(k) for k in REALM_MODULES]
+def all_realms(engine_only: bool = True) -> list[Realm]:
+    """Every known realm; engine_only=False leaves out the realms without a CP-SAT face."""
+    return [get_realm(k) for k in (_modules() if engine_only else REALM_MODULES)]
 
 
 def _aliases() -> dict[str, str]:
     table: dict[str, str] = {}
-    for key in REALM_MODULES:
+    for key in _modules():
         table[key] = key
         table[key.replace("-", "")] = key
     extra = {
@@ -51,6 +74,13 @@ def _aliases() -> dict[str, str]:
         "odin": "feast-for-odin",
         "arche-nova": "ark-nova",
         "wuerfelwelten": "wurfelwelten",
+        "the-society": "red-rising",
+        "society": "red-rising",
+        "red-rising-the-society": "red-rising",
+        "between-two-castles-of-mad-king-ludwig": "between-two-castles",
+        "castles": "between-two-castles",
+        "cities": "between-two-cities",
+        "mls": "my-little-scythe",
     }
     table.update(extra)
     return table
@@ -62,4 +92,4 @@ def resolve_realm_name(name: str) -> str:
     table = _aliases()
     if key in table:
         return table[key]
-    raise KeyError(f"unknown realm {name!r} (known: {', '.join(REALM_MODULES)})")
+    raise KeyError(f"unknown realm {name!r} (known: {', '.join(_modules())})")
