@@ -1,19 +1,154 @@
-"""The `solve` command line: a thin click layer over the `solver` library."""
+"""The `solve` command line: a thin click layer over the `solver` library (docs/cli.md).
+
+Exit codes of every command that answers a question: 0 optimal / reachable / legal / verified,
+1 proven unreachable / illegal / not verified, 2 bad input, 3 unknown (a time limit hit).
+"""
 from __future__ import annotations
 
+import json
+import sys
+from typing import Any, Callable, NoReturn
+
 import click
+from rich.console import Console
+
+from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
+from solver.commands import EXIT_INPUT, build_game, check_line, model_options, solve_round
+from solver.errors import InputError
+from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
+from solver.realms import all_realms, get_realm, resolve_realm_name
+from solver.render import Progress, print_check, print_round, print_verification, realm_card, realms_table
+from solver.report import check_report, realm_report, realms_report, round_report, verify_report
+
+
+def _stdout() -> Console:
+    return Console(file=sys.stdout, highlight=False)
+
+
+def _fail(exc: Exception) -> NoReturn:
+    """Bad input: one line on stderr, exit 2, no traceback."""
+    msg = exc.args[0] if exc.args else str(exc)
+    click.echo(f"error: {msg}", err=True)
+    raise click.exceptions.Exit(EXIT_INPUT)
+
+
+def _guarded(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except InputError as exc:
+        _fail(exc)
+
+
+def _emit_json(obj: dict[str, Any]) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+TIME_LIMIT_HELP = ("Solver limit in CP-SAT deterministic time (work units, roughly seconds; reproducible, unlike "
+                   "wall time). Default: solver/params/round.toml (60). The proof of an optimum gets the same limit again.")
+SLOTS_HELP = "Restrict each turn to at most N actions (faster; the answer is then only about such lines)."
 
 
 @click.group()
 @click.version_option(package_name="realms-solver")
 def cli() -> None:
-    """Solve and check dice roll-and-write games (Rolling Realms, Pentaquest, ...)."""
+    """Solve and check dice roll-and-write games (Rolling Realms, Pentaquest)."""
 
 
-def _register() -> None:
-    from solver.pentaquest.cli import pentaquest_command, check_pentaquest_command  # noqa: F401
+@cli.command("round")
+@click.option("--realms", required=True, help="Three realms, comma-separated: wurfelwelten,parks,libertalia.")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file: one turn per line, two dice (3 5).")
+@click.option("--target", type=int, default=None, help="Ask whether this many stars are reachable.")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--slots", type=int, default=None, help=SLOTS_HELP)
+@click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable; docs/rules-options.md).")
+@click.option("--certificate", "cert_path", default=None, help="Write a certificate (JSON) to this file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+def round_command(realms: str, rolls_path: str, target: int | None, time_limit: float | None, workers: int | None,
+                  slots: int | None, opts: tuple[str, ...], cert_path: str | None, as_json: bool) -> None:
+    """Best line for a round of Rolling Realms (proven optimal), or whether --target is reachable."""
+    game = _guarded(lambda: build_game(realms, rolls_path, opts))
+    options = _guarded(lambda: model_options(slots))
+    with Progress() as progress:
+        result = _guarded(lambda: solve_round(game, target, time_limit, workers, options, progress.callback))
+    if cert_path:
+        _guarded(lambda: write_certificate(cert_path, make_certificate(game, result, options)))
+    if as_json:
+        _emit_json(round_report(game, result, options))
+    else:
+        print_round(_stdout(), game, result)
+        if cert_path:
+            click.echo(f"certificate written to {cert_path}")
+    raise click.exceptions.Exit(result.exit_code)
 
-    cli.add_command(pentaquest_command, "pentaquest")
+
+@cli.group("check", invoke_without_command=True)
+@click.option("--realms", default=None, help="Three realms, comma-separated.")
+@click.option("--rolls", "rolls_path", default=None, help="Roll file.")
+@click.option("--line", "line_path", default=None, help="Played line: text format (docs/line-format.md) or JSON.")
+@click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+@click.pass_context
+def check_group(ctx: click.Context, realms: str | None, rolls_path: str | None, line_path: str | None,
+                opts: tuple[str, ...], as_json: bool) -> None:
+    """Check a played Rolling Realms line step by step (or: solve check pentaquest ...)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    missing = [n for n, v in (("--realms", realms), ("--rolls", rolls_path), ("--line", line_path)) if v is None]
+    if missing:
+        raise click.UsageError(f"missing option(s) {', '.join(missing)}")
+    assert realms is not None and rolls_path is not None and line_path is not None
+    game = _guarded(lambda: build_game(realms, rolls_path, opts))
+    result = _guarded(lambda: check_line(game, line_path))
+    if as_json:
+        _emit_json(check_report(result))
+    else:
+        print_check(_stdout(), result)
+    raise click.exceptions.Exit(result.exit_code)
+
+
+check_group.add_command(check_pentaquest_command, "pentaquest")
+
+
+@cli.command("verify")
+@click.argument("certificate")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)
+@click.option("--workers", type=int, default=None, help="CP-SAT workers for the re-run proof.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+def verify_command(certificate: str, time_limit: float | None, workers: int | None, as_json: bool) -> None:
+    """Re-check a certificate: replay its line with the engine and re-run its proof."""
+    cert = _guarded(lambda: load_certificate(certificate))
+    ver = verify_certificate(cert, time_limit, workers)
+    if as_json:
+        _emit_json(verify_report(ver))
+    else:
+        print_verification(_stdout(), ver)
+    raise click.exceptions.Exit(ver.exit_code)
+
+
+@cli.command("realms")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+def realms_command(name: str | None, as_json: bool) -> None:
+    """List the realms (title, provenance), or show one realm's card and rules."""
+    if name is None:
+        realms = all_realms()
+        if as_json:
+            _emit_json(realms_report(realms))
+        else:
+            _stdout().print(realms_table(realms))
+        return
+    try:
+        realm = get_realm(resolve_realm_name(name))
+    except KeyError as exc:
+        _fail(exc)
+    if as_json:
+        _emit_json(realm_report(realm))
+    else:
+        _stdout().print(realm_card(realm))
+
+
+cli.add_command(pentaquest_command, "pentaquest")
 
 
 if __name__ == "__main__":

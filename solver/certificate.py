@@ -1,0 +1,283 @@
+"""Certificates: a solved round written to JSON, and re-checked later without trusting the file.
+
+A certificate holds the question (rolls, realms, rule options), the claim (status, stars,
+leftover, score), the witness line and the solver's proof. `verify_certificate` replays the line
+with the engine and re-runs the proof with the installed OR-Tools; only what it recomputes counts.
+Format: docs/json.md ("certificate").
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Game, Replay, replay
+from .errors import InputError
+from .line import Line, parse_line_json
+from .model import ModelOptions
+from .realms import get_realm
+from .rules import RuleSet
+from .solve import ORTOOLS_VERSION, RoundResult, prove_no_more, solve_target
+
+FORMAT = "rolling-realms-certificate/1"
+CLAIMS = ("optimal", "reachable", "unreachable", "unknown")
+
+
+def make_certificate(game: Game, result: RoundResult, options: ModelOptions = ModelOptions()) -> dict[str, Any]:
+    """The certificate of a solver answer (written even for 'unknown', which verify rejects)."""
+    rep = result.replay
+    return {
+        "format": FORMAT,
+        "game": "rolling-realms",
+        "question": result.question,
+        "target": result.target,
+        "realms": [r.key for r in game.realms],
+        "rolls": [list(r) for r in game.rolls],
+        "rules": game.rules.as_dict(),
+        "model": {"slots": options.slots, "tricks": options.tricks},
+        "status": result.status,
+        "stars": result.stars,
+        "leftover": result.leftover,
+        "score": result.score,
+        "score_tenths": rep.score_tenths if rep is not None else None,
+        "realm_stars": list(rep.stars) if rep is not None else None,
+        "star_bound": result.star_bound,
+        "line": result.line.to_json() if result.line is not None else None,
+        "line_text": result.line.to_text() if result.line is not None else None,
+        "proof": result.proof,
+        "ortools": ORTOOLS_VERSION,
+        "params": result.params,
+        "solve_time": round(result.solve_time, 3),
+        "deterministic_time": round(result.deterministic_time, 3),
+    }
+
+
+def write_certificate(path: str, cert: dict[str, Any]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(cert, fh, indent=2, ensure_ascii=False)
+            fh.write("\n")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the certificate ({exc.strerror})") from None
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate read back: the game it is about, the claim, and the line (if any)."""
+
+    path: str
+    game: Game
+    question: str
+    status: str
+    target: int | None
+    stars: int | None
+    leftover: int | None
+    score_tenths: int | None
+    line: Line | None
+    options: ModelOptions
+    ortools: str | None
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def load_certificate(path: str) -> Certificate:
+    """Read and shape-check a certificate; anything malformed is an InputError (exit 2)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} line {exc.lineno}: malformed JSON ({exc.msg})") from None
+    return parse_certificate(data, path)
+
+
+def parse_certificate(data: Any, path: str = "<certificate>") -> Certificate:
+    from .commands import TURNS_PER_ROUND, parse_realm_list  # local: commands imports solve too
+
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a certificate is a JSON object")
+    if data.get("format") != FORMAT:
+        raise InputError(f"{path}: not a Rolling Realms certificate (format should be {FORMAT!r})")
+    for name in ("question", "status", "realms", "rolls", "rules"):
+        if name not in data:
+            raise InputError(f"{path}: field {name!r} is missing")
+    question, status = data["question"], data["status"]
+    if question not in ("optimal", "target"):
+        raise InputError(f"{path}: field 'question' must be 'optimal' or 'target', not {question!r}")
+    if status not in CLAIMS:
+        raise InputError(f"{path}: field 'status' must be one of {', '.join(CLAIMS)}, not {status!r}")
+    if not isinstance(data["realms"], list):
+        raise InputError(f"{path}: field 'realms' must be a list of realm keys")
+    try:
+        keys = parse_realm_list([str(k) for k in data["realms"]])
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    rolls = data["rolls"]
+    if (
+        not isinstance(rolls, list)
+        or not 1 <= len(rolls) <= TURNS_PER_ROUND
+        or not all(isinstance(r, list) and len(r) == 2 and all(isinstance(v, int) and 1 <= v <= 6 for v in r) for r in rolls)
+    ):
+        raise InputError(f"{path}: field 'rolls' must be 1-{TURNS_PER_ROUND} pairs of dice 1-6")
+    rules = _rules(data["rules"], path)
+    game = Game(tuple(get_realm(k) for k in keys), tuple((r[0], r[1]) for r in rolls), rules)
+    target = _opt_int(data, "target", path)
+    if question == "target" and target is None:
+        raise InputError(f"{path}: a target certificate needs field 'target'")
+    line = None
+    if data.get("line") is not None:
+        line = parse_line_json(data["line"], f"{path} (line)")
+    model = data.get("model") or {}
+    if not isinstance(model, dict):
+        raise InputError(f"{path}: field 'model' must be an object")
+    slots = model.get("slots")
+    if slots is not None and (not isinstance(slots, int) or slots < 1):
+        raise InputError(f"{path}: field 'model.slots' must be a positive whole number or null")
+    tricks = model.get("tricks", True)
+    if not isinstance(tricks, bool):
+        raise InputError(f"{path}: field 'model.tricks' must be true or false")
+    return Certificate(
+        path=path,
+        game=game,
+        question=question,
+        status=status,
+        target=target,
+        stars=_opt_int(data, "stars", path),
+        leftover=_opt_int(data, "leftover", path),
+        score_tenths=_opt_int(data, "score_tenths", path),
+        line=line,
+        options=ModelOptions(slots=slots, tricks=tricks),
+        ortools=str(data.get("ortools")) if data.get("ortools") is not None else None,
+        raw=data,
+    )
+
+
+def _opt_int(data: dict[str, Any], name: str, path: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{path}: field {name!r} must be a whole number or null, not {value!r}")
+    return value
+
+
+def _rules(value: Any, path: str) -> RuleSet:
+    """Rebuild the rule options through the same parser as --option (so they are validated)."""
+    if not isinstance(value, dict):
+        raise InputError(f"{path}: field 'rules' must be an object of rule options")
+    texts = {}
+    for name, v in value.items():
+        if isinstance(v, bool):
+            texts[name] = "on" if v else "off"
+        elif v is None:
+            texts[name] = "none"
+        else:
+            texts[name] = str(v)
+    try:
+        return RuleSet().with_options(texts)
+    except ValueError as exc:
+        raise InputError(f"{path}: field 'rules': {exc}") from None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One recomputed fact: its name, whether it holds, and what was found."""
+
+    name: str
+    ok: bool | None  # None: could not be decided (time limit)
+    detail: str
+
+
+@dataclass
+class Verification:
+    """The outcome of re-checking a certificate."""
+
+    certificate: Certificate
+    claim: str
+    checks: list[Check] = field(default_factory=list)
+    replay: Replay | None = None
+    proof: dict[str, Any] | None = None
+    solve_time: float = 0.0
+
+    @property
+    def status(self) -> str:
+        if any(c.ok is False for c in self.checks):
+            return "not-verified"
+        if any(c.ok is None for c in self.checks):
+            return "unknown"
+        return "verified"
+
+    @property
+    def exit_code(self) -> int:
+        return {"verified": 0, "not-verified": 1}.get(self.status, 3)
+
+
+def claim_text(cert: Certificate) -> str:
+    restricted = f" (among lines with at most {cert.options.slots} actions per turn)" if cert.options.slots else ""
+    if cert.status == "optimal":
+        return f"{cert.stars} stars is the most these rolls allow{restricted}"
+    if cert.status == "reachable":
+        return f"target {cert.target} stars is reachable (witness: {cert.stars} stars)"
+    if cert.status == "unreachable":
+        return f"target {cert.target} stars is unreachable{restricted}"
+    return "the certificate claims no answer (status unknown: the solver hit its time limit)"
+
+
+def verify_certificate(cert: Certificate, time_limit: float | None = None, workers: int | None = None) -> Verification:
+    """Replay the line with the engine and re-run the proof; trust nothing else in the file."""
+    import time
+
+    ver = Verification(cert, claim_text(cert))
+    add = ver.checks.append
+    if cert.status == "unknown":
+        add(Check("claim", False, "status 'unknown' is not an answer; there is nothing to verify"))
+        return ver
+    add(Check("ortools", True, f"installed {ORTOOLS_VERSION}; certificate made with {cert.ortools or 'unknown'}"
+                               + ("" if cert.ortools in (None, ORTOOLS_VERSION) else " (proof re-run with the installed one)")))
+    needs_line = cert.status in ("optimal", "reachable")
+    if cert.line is None:
+        if needs_line:
+            add(Check("line", False, f"a '{cert.status}' claim needs a witness line; the certificate has none"))
+            return ver
+    else:
+        rep = replay(cert.game, cert.line)
+        ver.replay = rep
+        if not rep.legal:
+            add(Check("line is legal", False, f"the engine rejects the line: {rep.error}"))
+            return ver
+        add(Check("line is legal", True, "replayed by the engine, every step legal"))
+        got = (rep.stars_total, rep.final.resources.total(), rep.score_tenths)
+        claimed = (cert.stars, cert.leftover, cert.score_tenths)
+        same = all(c is None or c == g for c, g in zip(claimed, got)) and cert.stars is not None
+        add(Check("score", same, f"replayed {got[0]} stars + {got[1]} leftover = {got[2] / 10:.1f}; "
+                                 f"claimed {cert.stars} stars + {cert.leftover} leftover"))
+        if not same:
+            return ver
+    t0 = time.perf_counter()
+    if cert.status == "reachable":
+        assert ver.replay is not None and cert.target is not None
+        ok = ver.replay.stars_total >= cert.target
+        add(Check("target", ok, f"{ver.replay.stars_total} stars {'≥' if ok else '<'} target {cert.target}"))
+    elif cert.status == "optimal":
+        assert ver.replay is not None
+        stars = ver.replay.stars_total
+        proof = prove_no_more(cert.game, stars, time_limit, workers, cert.options)
+        ver.proof = proof
+        ok = {"INFEASIBLE": True, "UNKNOWN": None}.get(proof["status"], False)
+        add(Check("proof", ok, f"re-solved '{proof['question']}': {proof['status']}"
+                               + (" (a better line exists)" if ok is False else "")))
+    else:
+        assert cert.target is not None
+        res = solve_target(cert.game, cert.target, time_limit, workers, cert.options)
+        ver.proof = res.proof or {"question": f"stars >= {cert.target}", "status": res.status.upper()}
+        ok = {"unreachable": True, "unknown": None}.get(res.status, False)
+        detail = f"re-solved 'stars >= {cert.target}': " + {
+            "unreachable": "INFEASIBLE", "unknown": "UNKNOWN", "reachable": f"FEASIBLE (a line with {res.stars} stars exists)"
+        }[res.status]
+        add(Check("proof", ok, detail))
+    ver.solve_time = time.perf_counter() - t0
+    return ver

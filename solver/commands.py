@@ -1,0 +1,121 @@
+"""The library behind the `solve` command line: parse the inputs, ask the question, give exit codes.
+
+cli.py only wires click options to these functions; tests call them directly. Every bad input
+becomes an InputError with one line naming the file, line and problem (exit code 2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .engine import Game, Replay, replay
+from .errors import InputError
+from .line import Line, load_line
+from .model import ModelOptions
+from .realms import REALM_MODULES, get_realm, resolve_realm_name
+from .rolls import load_rolls
+from .rules import DEFAULT_RULES, RuleSet
+from .solve import RoundResult, solve_optimal, solve_target
+
+#: exit codes of every command that answers a question (README, docs/cli.md)
+EXIT_OK = 0  # optimal / reachable / legal / verified
+EXIT_NO = 1  # proven unreachable / illegal / not verified
+EXIT_INPUT = 2  # bad input
+EXIT_UNKNOWN = 3  # a time limit stopped the solver: no answer, never a success
+
+#: realms in one round of the base game
+REALMS_PER_ROUND = 3
+#: turns in one round of the base game
+TURNS_PER_ROUND = 9
+
+
+def parse_realm_list(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Canonical keys of exactly three distinct realms, from 'wurfelwelten,parks,libertalia'."""
+    names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text) if n.strip()]
+    keys: list[str] = []
+    for name in names:
+        try:
+            key = resolve_realm_name(name)
+        except KeyError as exc:
+            raise InputError(f"--realms: {exc.args[0]}") from None
+        if key in keys:
+            raise InputError(f"--realms: realm {key!r} is named twice (a round has {REALMS_PER_ROUND} different realms)")
+        keys.append(key)
+    if len(keys) != REALMS_PER_ROUND:
+        raise InputError(
+            f"--realms: a round has exactly {REALMS_PER_ROUND} realms, got {len(keys)}"
+            f" (known: {', '.join(REALM_MODULES)})"
+        )
+    return tuple(keys)
+
+
+def parse_rule_options(pairs: Sequence[str], base: RuleSet = DEFAULT_RULES) -> RuleSet:
+    """A RuleSet from repeated '--option name=value' texts."""
+    values: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise InputError(f"--option {pair!r}: expected name=value (see docs/rules-options.md)")
+        name, value = pair.split("=", 1)
+        values[name.strip()] = value.strip()
+    try:
+        return base.with_options(values)
+    except ValueError as exc:
+        raise InputError(f"--option: {exc}") from None
+
+
+def build_game(realms: str | Sequence[str], rolls_path: str, options: Sequence[str] = ()) -> Game:
+    """The round to solve or check: three realms, the rolls file (at most 9 turns), rule options."""
+    keys = parse_realm_list(realms)
+    rules = parse_rule_options(options)
+    rolls = load_rolls(rolls_path, max_turns=TURNS_PER_ROUND)
+    return Game(tuple(get_realm(k) for k in keys), rolls, rules)
+
+
+def model_options(slots: int | None) -> ModelOptions:
+    """Solver-side switches; `slots` restricts each turn to that many actions (None: no restriction)."""
+    if slots is not None and slots < 1:
+        raise InputError(f"--slots: must be at least 1, got {slots}")
+    return ModelOptions(slots=slots)
+
+
+def solve_round(
+    game: Game,
+    target: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    options: ModelOptions = ModelOptions(),
+    progress: Callable[[int, int], None] | None = None,
+) -> RoundResult:
+    """Best line (proven) or, with a target, reachable / unreachable; 'unknown' when a limit hits."""
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"--time-limit: must be positive, got {time_limit}")
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers: must be at least 1, got {workers}")
+    if target is not None:
+        if target < 0:
+            raise InputError(f"--target: must be 0 or more stars, got {target}")
+        return solve_target(game, target, time_limit, workers, options)
+    return solve_optimal(game, time_limit, workers, options, progress=progress)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A played line replayed by the engine."""
+
+    game: Game
+    line: Line
+    replay: Replay
+
+    @property
+    def status(self) -> str:
+        return "legal" if self.replay.legal else "illegal"
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_OK if self.replay.legal else EXIT_NO
+
+
+def check_line(game: Game, line_path: str) -> CheckResult:
+    """Replay a line file (text or JSON) against the game; the first illegal step is reported."""
+    line = load_line(line_path)
+    return CheckResult(game, line, replay(game, line))
