@@ -112,6 +112,10 @@ class Parks(Realm):
                 nxt.append(row)
             m.add(sum(visit[e.index, t, i] for t in T for i in range(len(self.trails[t]))) == e.active)
             reached.append(nxt)
+        # redundant, for the LP: no backtracking makes every visit a new site
+        for t in T:
+            for i in range(len(self.trails[t])):
+                m.add(sum(visit[e.index, t, i] for e in enc.events) <= 1)
         enc.stars = sum(y for (ei, t, i), y in visit.items() if self.trails[t][i][1] == "S")
         enc.stars_ub = min(6, sum(1 for tr in self.trails for _, b in tr if b == "S"))
 
