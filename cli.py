@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
-from solver.commands import EXIT_INPUT, build_game, check_line, model_options, solve_round
+from solver.commands import EXIT_INPUT, build_game, check_line, solve_round
 from solver.errors import InputError
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
@@ -45,7 +45,6 @@ def _emit_json(obj: dict[str, Any]) -> None:
 
 TIME_LIMIT_HELP = ("Solver limit in CP-SAT deterministic time (work units, roughly seconds; reproducible, unlike "
                    "wall time). Default: solver/params/round.toml (60). The proof of an optimum gets the same limit again.")
-SLOTS_HELP = "Restrict each turn to at most N actions (faster; the answer is then only about such lines)."
 
 
 @click.group()
@@ -60,21 +59,19 @@ def cli() -> None:
 @click.option("--target", type=int, default=None, help="Ask whether this many stars are reachable.")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
-@click.option("--slots", type=int, default=None, help=SLOTS_HELP)
 @click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable; docs/rules-options.md).")
 @click.option("--certificate", "cert_path", default=None, help="Write a certificate (JSON) to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 def round_command(realms: str, rolls_path: str, target: int | None, time_limit: float | None, workers: int | None,
-                  slots: int | None, opts: tuple[str, ...], cert_path: str | None, as_json: bool) -> None:
+                  opts: tuple[str, ...], cert_path: str | None, as_json: bool) -> None:
     """Best line for a round of Rolling Realms (proven optimal), or whether --target is reachable."""
     game = _guarded(lambda: build_game(realms, rolls_path, opts))
-    options = _guarded(lambda: model_options(slots))
     with Progress() as progress:
-        result = _guarded(lambda: solve_round(game, target, time_limit, workers, options, progress.callback))
+        result = _guarded(lambda: solve_round(game, target, time_limit, workers, progress=progress.callback))
     if cert_path:
-        _guarded(lambda: write_certificate(cert_path, make_certificate(game, result, options)))
+        _guarded(lambda: write_certificate(cert_path, make_certificate(game, result)))
     if as_json:
-        _emit_json(round_report(game, result, options))
+        _emit_json(round_report(game, result))
     else:
         print_round(_stdout(), game, result)
         if cert_path:
@@ -118,7 +115,7 @@ check_group.add_command(check_pentaquest_command, "pentaquest")
 def verify_command(certificate: str, time_limit: float | None, workers: int | None, as_json: bool) -> None:
     """Re-check a certificate: replay its line with the engine and re-run its proof."""
     cert = _guarded(lambda: load_certificate(certificate))
-    ver = verify_certificate(cert, time_limit, workers)
+    ver = _guarded(lambda: verify_certificate(cert, time_limit, workers))
     if as_json:
         _emit_json(verify_report(ver))
     else:

@@ -14,7 +14,6 @@ from typing import Any
 from .engine import Game, Replay, replay
 from .errors import InputError
 from .line import Line, parse_line_json
-from .model import ModelOptions
 from .realms import get_realm
 from .rules import RuleSet
 from .solve import ORTOOLS_VERSION, RoundResult, prove_no_more, solve_target
@@ -23,7 +22,7 @@ FORMAT = "rolling-realms-certificate/1"
 CLAIMS = ("optimal", "reachable", "unreachable", "unknown")
 
 
-def make_certificate(game: Game, result: RoundResult, options: ModelOptions = ModelOptions()) -> dict[str, Any]:
+def make_certificate(game: Game, result: RoundResult) -> dict[str, Any]:
     """The certificate of a solver answer (written even for 'unknown', which verify rejects)."""
     rep = result.replay
     return {
@@ -34,7 +33,6 @@ def make_certificate(game: Game, result: RoundResult, options: ModelOptions = Mo
         "realms": [r.key for r in game.realms],
         "rolls": [list(r) for r in game.rolls],
         "rules": game.rules.as_dict(),
-        "model": {"slots": options.slots, "tricks": options.tricks},
         "status": result.status,
         "stars": result.stars,
         "leftover": result.leftover,
@@ -74,7 +72,6 @@ class Certificate:
     leftover: int | None
     score_tenths: int | None
     line: Line | None
-    options: ModelOptions
     ortools: str | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
@@ -131,15 +128,6 @@ def parse_certificate(data: Any, path: str = "<certificate>") -> Certificate:
     line = None
     if data.get("line") is not None:
         line = parse_line_json(data["line"], f"{path} (line)")
-    model = data.get("model") or {}
-    if not isinstance(model, dict):
-        raise InputError(f"{path}: field 'model' must be an object")
-    slots = model.get("slots")
-    if slots is not None and (not isinstance(slots, int) or slots < 1):
-        raise InputError(f"{path}: field 'model.slots' must be a positive whole number or null")
-    tricks = model.get("tricks", True)
-    if not isinstance(tricks, bool):
-        raise InputError(f"{path}: field 'model.tricks' must be true or false")
     return Certificate(
         path=path,
         game=game,
@@ -150,7 +138,6 @@ def parse_certificate(data: Any, path: str = "<certificate>") -> Certificate:
         leftover=_opt_int(data, "leftover", path),
         score_tenths=_opt_int(data, "score_tenths", path),
         line=line,
-        options=ModelOptions(slots=slots, tricks=tricks),
         ortools=str(data.get("ortools")) if data.get("ortools") is not None else None,
         raw=data,
     )
@@ -217,19 +204,20 @@ class Verification:
 
 
 def claim_text(cert: Certificate) -> str:
-    restricted = f" (among lines with at most {cert.options.slots} actions per turn)" if cert.options.slots else ""
     if cert.status == "optimal":
-        return f"{cert.stars} stars is the most these rolls allow{restricted}"
+        return f"{cert.stars} stars is the most these rolls allow"
     if cert.status == "reachable":
         return f"target {cert.target} stars is reachable (witness: {cert.stars} stars)"
     if cert.status == "unreachable":
-        return f"target {cert.target} stars is unreachable{restricted}"
+        return f"target {cert.target} stars is unreachable"
     return "the certificate claims no answer (status unknown: the solver hit its time limit)"
 
 
 def verify_certificate(cert: Certificate, time_limit: float | None = None, workers: int | None = None) -> Verification:
     """Replay the line with the engine and re-run the proof; trust nothing else in the file."""
     import time
+
+    from .commands import require_solver_model
 
     ver = Verification(cert, claim_text(cert))
     add = ver.checks.append
@@ -258,6 +246,8 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
         if not same:
             return ver
     t0 = time.perf_counter()
+    if cert.status != "reachable":
+        require_solver_model(cert.game)  # InputError: the proof cannot be re-run for this round
     if cert.status == "reachable":
         assert ver.replay is not None and cert.target is not None
         ok = ver.replay.stars_total >= cert.target
@@ -265,14 +255,14 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
     elif cert.status == "optimal":
         assert ver.replay is not None
         stars = ver.replay.stars_total
-        proof = prove_no_more(cert.game, stars, time_limit, workers, cert.options)
+        proof = prove_no_more(cert.game, stars, time_limit, workers)
         ver.proof = proof
         ok = {"INFEASIBLE": True, "UNKNOWN": None}.get(proof["status"], False)
         add(Check("proof", ok, f"re-solved '{proof['question']}': {proof['status']}"
                                + (" (a better line exists)" if ok is False else "")))
     else:
         assert cert.target is not None
-        res = solve_target(cert.game, cert.target, time_limit, workers, cert.options)
+        res = solve_target(cert.game, cert.target, time_limit, workers)
         ver.proof = res.proof or {"question": f"stars >= {cert.target}", "status": res.status.upper()}
         ok = {"unreachable": True, "unknown": None}.get(res.status, False)
         detail = f"re-solved 'stars >= {cert.target}': " + {

@@ -11,8 +11,8 @@ from typing import Callable, Sequence
 from .engine import Game, Replay, replay
 from .errors import InputError
 from .line import Line, load_line
-from .model import ModelOptions
 from .realms import REALM_MODULES, get_realm, resolve_realm_name
+from .realms.base import Realm
 from .rolls import load_rolls
 from .rules import DEFAULT_RULES, RuleSet
 from .solve import RoundResult, solve_optimal, solve_target
@@ -71,11 +71,12 @@ def build_game(realms: str | Sequence[str], rolls_path: str, options: Sequence[s
     return Game(tuple(get_realm(k) for k in keys), rolls, rules)
 
 
-def model_options(slots: int | None) -> ModelOptions:
-    """Solver-side switches; `slots` restricts each turn to that many actions (None: no restriction)."""
-    if slots is not None and slots < 1:
-        raise InputError(f"--slots: must be at least 1, got {slots}")
-    return ModelOptions(slots=slots)
+def require_solver_model(game: Game) -> None:
+    """Refuse (as bad input) a round with a realm that has only the engine face, no CP-SAT model."""
+    missing = [r.key for r in game.realms if type(r).encode is Realm.encode]
+    if missing:
+        raise InputError(f"--realms: {', '.join(missing)} cannot be solved yet (no CP-SAT model); "
+                         "`solve check` checks lines with it")
 
 
 def solve_round(
@@ -83,7 +84,6 @@ def solve_round(
     target: int | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
-    options: ModelOptions = ModelOptions(),
     progress: Callable[[int, int], None] | None = None,
 ) -> RoundResult:
     """Best line (proven) or, with a target, reachable / unreachable; 'unknown' when a limit hits."""
@@ -91,11 +91,12 @@ def solve_round(
         raise InputError(f"--time-limit: must be positive, got {time_limit}")
     if workers is not None and workers < 1:
         raise InputError(f"--workers: must be at least 1, got {workers}")
+    require_solver_model(game)
     if target is not None:
         if target < 0:
             raise InputError(f"--target: must be 0 or more stars, got {target}")
-        return solve_target(game, target, time_limit, workers, options)
-    return solve_optimal(game, time_limit, workers, options, progress=progress)
+        return solve_target(game, target, time_limit, workers)
+    return solve_optimal(game, time_limit, workers, progress=progress)
 
 
 @dataclass(frozen=True)

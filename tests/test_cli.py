@@ -100,6 +100,17 @@ def test_realm_names_with_accents_spaces_and_case(fake: FakeSolver) -> None:
     assert json.loads(r.stdout)["realms"] == ["wurfelwelten", "feast-for-odin", "ark-nova"]
 
 
+def test_a_realm_without_a_solver_model_is_refused_clearly(fake: FakeSolver) -> None:
+    from solver.realms import all_realms
+    from solver.realms.base import Realm
+
+    engine_only = [r.key for r in all_realms() if type(r).encode is Realm.encode]
+    if not engine_only:
+        pytest.skip("every registered realm has a CP-SAT model")
+    r = run("round", "--realms", f"{engine_only[0]},parks,libertalia", "--rolls", ONE)
+    assert r.exit_code == 2 and "cannot be solved yet (no CP-SAT model)" in r.stderr and not fake.calls
+
+
 def test_check_without_line_is_a_usage_error() -> None:
     r = run("check", "--realms", REALMS, "--rolls", ROUND1)
     assert r.exit_code == 2 and "--line" in r.output
