@@ -205,8 +205,6 @@ def round_summary(game: Game, result: RoundResult) -> Text:
     ]
     if result.proof:
         facts.append(("proof", f"{result.proof['question']}: {result.proof['status']}"))
-    if result.slots and len(set(result.slots)) == 1:
-        facts.append(("actions per turn", f"at most {result.slots[0]} (model slots)"))
     for k, v in facts:
         lines.append(Text(f"  {k}: {'-' if v is None else v}"))
     return Text("\n").join(lines)

@@ -11,7 +11,6 @@ from .certificate import Verification, make_certificate
 from .commands import CheckResult
 from .engine import Game, Step, realm_stars
 from .line import Line
-from .model import ModelOptions
 from .realms.base import Realm
 from .solve import ORTOOLS_VERSION, RoundResult
 
@@ -50,10 +49,10 @@ def game_json(game: Game) -> dict[str, Any]:
     return {"realms": [r.key for r in game.realms], "rolls": [list(r) for r in game.rolls], "rules": game.rules.as_dict()}
 
 
-def round_report(game: Game, result: RoundResult, options: ModelOptions = ModelOptions()) -> dict[str, Any]:
+def round_report(game: Game, result: RoundResult) -> dict[str, Any]:
     """`solve round --json`: the answer, its line and proof, and how it was obtained."""
     rep = result.replay
-    cert = make_certificate(game, result, options)
+    cert = make_certificate(game, result)
     return {
         "command": "round",
         "status": result.status,
@@ -70,7 +69,6 @@ def round_report(game: Game, result: RoundResult, options: ModelOptions = ModelO
         "line_text": cert["line_text"],
         "turns": turns_json(game, result.line, rep.steps if rep else ()),
         "proof": result.proof,
-        "model": cert["model"],
         "solve_time": round(result.solve_time, 3),
         "deterministic_time": round(result.deterministic_time, 3),
         "params": result.params,
@@ -122,8 +120,7 @@ def verify_report(ver: Verification) -> dict[str, Any]:
         "stars": rep.stars_total if rep else None,
         "leftover": rep.final.resources.total() if rep else None,
         "score": rep.score_tenths / 10 if rep else None,
-        "bound": cert.target - 1 if cert.status == "unreachable" and ver.status == "verified" and cert.target is not None
-        else (rep.stars_total if rep and cert.status == "optimal" and ver.status == "verified" else None),
+        "bound": verified_bound(ver),
         "line": cert.line.to_json() if cert.line else None,
         "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in ver.checks],
         "proof": ver.proof,
@@ -132,6 +129,18 @@ def verify_report(ver: Verification) -> dict[str, Any]:
         "ortools": ORTOOLS_VERSION,
         "certificate_ortools": cert.ortools,
     }
+
+
+def verified_bound(ver: Verification) -> int | None:
+    """The star bound a verified certificate proves (None when nothing was proven)."""
+    cert = ver.certificate
+    if ver.status != "verified":
+        return None
+    if cert.status == "optimal" and ver.replay is not None:
+        return ver.replay.stars_total
+    if cert.status == "unreachable" and cert.target is not None:
+        return cert.target - 1
+    return None
 
 
 def card_data(realm: Realm) -> dict[str, Any]:
