@@ -294,3 +294,48 @@ def test_progress_reports_only_when_enabled() -> None:
 
 def test_fake_solver_is_exact_on_the_one_turn_round() -> None:
     assert best_stars(build_game(REALMS, ONE)) == 1
+
+
+# ---- README and docs -----------------------------------------------------------------------------
+
+def _setup_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    import re
+
+    return [b.strip() for b in re.findall(r"```\n(.*?)```", section, re.S)]
+
+
+def test_readme_has_exactly_two_one_line_setup_commands_and_ci_runs_the_second() -> None:
+    cmds = _setup_commands()
+    assert len(cmds) == 2 and all("\n" not in c for c in cmds)
+    install, tests = cmds
+    assert install.startswith("python -m venv .venv && .venv/bin/pip install -e . && .venv/bin/solve round ")
+    assert tests == "python -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "set -euo pipefail" in ci and tests in ci.splitlines()
+    assert (ROOT / ".ci" / "run").stat().st_mode & 0o111
+
+
+def test_readme_example_is_a_short_valid_round() -> None:
+    args = _setup_commands()[0].split(".venv/bin/solve ", 1)[1].split()
+    realms, rolls = args[args.index("--realms") + 1], args[args.index("--rolls") + 1]
+    game = build_game(realms, str(ROOT / rolls))
+    assert 2 <= game.turns <= 3
+
+
+def test_every_rule_option_is_documented() -> None:
+    from dataclasses import fields
+
+    from solver.rules import RuleSet
+
+    doc = (ROOT / "docs" / "rules-options.md").read_text(encoding="utf-8")
+    for f in fields(RuleSet):
+        assert f"| `{f.name}` |" in doc, f.name
+
+
+def test_documented_files_exist() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in ("docs/cli.md", "docs/line-format.md", "docs/json.md", "docs/rules-options.md",
+                 "puzzles/examples/round1.txt", "puzzles/examples/line-example.txt"):
+        assert path in readme and (ROOT / path).exists(), path
