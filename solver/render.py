@@ -190,6 +190,10 @@ def round_summary(game: Game, result: RoundResult) -> Text:
     else:
         if st == "optimal":
             head = _status_text("OPTIMAL", st, f": {result.stars} stars, proven (stars ≥ {(result.stars or 0) + 1} is INFEASIBLE)")
+        elif result.stars is not None and result.star_bound == result.stars and result.proof:
+            head = _status_text("UNKNOWN", st, f": the search reached {result.stars} stars with bound {result.stars}, "
+                                               f"but the proof that {result.stars + 1} stars are impossible "
+                                               f"({result.proof['status']}) did not finish. This is NOT a proven optimum")
         else:
             best = f"best line found {result.stars} stars" if result.stars is not None else "no line found"
             bound = f"upper bound {result.star_bound} stars" if result.star_bound is not None else "no bound proven"

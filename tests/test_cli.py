@@ -151,6 +151,16 @@ def test_round_unknown_is_never_a_success(fake_unknown: FakeSolver) -> None:
     assert obj["status"] == "unknown" and obj["exit_code"] == 3 and obj["bound"] == 3
 
 
+def test_found_optimum_without_finished_proof_is_still_unknown(fake_unknown: FakeSolver) -> None:
+    from solver.render import round_summary
+
+    game = build_game(REALMS, ONE)
+    res = fake_unknown.solve_optimal(game)
+    res.star_bound = res.stars
+    text = round_summary(game, res).plain
+    assert text.startswith("UNKNOWN") and "did not finish" in text and "NOT a proven optimum" in text
+
+
 def test_round_passes_limits_options_and_no_progress_when_not_a_terminal(fake: FakeSolver) -> None:
     r = run("round", "--realms", REALMS, "--rolls", ONE, "--time-limit", "7.5", "--workers", "2",
             "--option", "compensation=off", "--json")
