@@ -118,5 +118,8 @@ class CheckResult:
 
 def check_line(game: Game, line_path: str) -> CheckResult:
     """Replay a line file (text or JSON) against the game; the first illegal step is reported."""
-    line = load_line(line_path)
+    try:
+        line = load_line(line_path)
+    except UnicodeDecodeError:  # load_line only catches OSError
+        raise InputError(f"{line_path}: not a text file") from None
     return CheckResult(game, line, replay(game, line))

@@ -51,6 +51,8 @@ def _files(tmp: Path) -> dict[str, str]:
     }
     for name, text in content.items():
         (tmp / name).write_text(text)
+    (tmp / "binary.bin").write_bytes(b"\xff\xfe\x00turn")
+    content["binary.bin"] = ""
     return {k: str(tmp / k) for k in content}
 
 
@@ -71,6 +73,8 @@ BAD = [
     (["round", "--realms", REALMS, "--rolls", ONE, "--time-limit", "0"], "--time-limit: must be positive"),
     (["check", "--realms", REALMS, "--rolls", ROUND1, "--line", "{badline.txt}"], "badline.txt line 2: expected '-> realm'"),
     (["check", "--realms", REALMS, "--rolls", ROUND1, "--line", "{missing.txt}"], "missing.txt: cannot read"),
+    (["check", "--realms", REALMS, "--rolls", ROUND1, "--line", "{binary.bin}"], "binary.bin: not a text file"),
+    (["round", "--realms", REALMS, "--rolls", "{binary.bin}"], "binary.bin: not a text file"),
     (["check", "--realms", REALMS, "--rolls", "{nonnum.txt}", "--line", LINE], "nonnum.txt line 2: die 'x' is not a number"),
     (["realms", "atlantis"], "unknown realm 'atlantis' (known: wurfelwelten"),
     (["verify", "{missing.txt}"], "missing.txt: cannot read"),
