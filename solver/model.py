@@ -373,33 +373,43 @@ class RoundModel:
         return Line(tuple(turns))
 
     # ---- fixing a given line (tests: the model must accept every legal line) ------------
-    def fix_line(self, line: Line) -> None:
-        m = self.model
+    def line_values(self, line: Line) -> list[tuple[Any, int]]:
+        """(variable or expression, value) pairs that put a line's decisions into the model."""
+        out: list[tuple[Any, int]] = []
         for t, turn in enumerate(line.turns):
             slots = self.turn_slots[t]
             if len(turn.actions) > len(slots):
                 raise ValueError(f"turn {t + 1} has {len(turn.actions)} actions, the model {len(slots)} slots")
             for sl, action in zip(slots, turn.actions):
-                m.add(sl.used == 1)
+                out.append((sl.used, 1))
                 if isinstance(action, Compensation):
-                    m.add(sl.comp[action.die, action.resource] == 1)
+                    out.append((sl.comp[action.die, action.resource], 1))
                     continue
                 r = self.game.index(action.realm)
-                m.add(sl.act[r] == 1)
-                m.add(sl.pick[action.source] == 1)
-                m.add(sl.val[action.source.base_value(turn.roll) + action.shift] == 1)
-                m.add(sl.extra == int(action.extra))
+                out.append((sl.act[r], 1))
+                out.append((sl.pick[action.source], 1))
+                out.append((sl.val[action.source.base_value(turn.roll) + action.shift], 1))
+                out.append((sl.extra, int(action.extra)))
                 enc = self.encoders[r]
                 assert enc.choice_lits is not None
-                for lit in enc.choice_lits(enc.events[sl.index], action.choice):
-                    m.add(lit == 1)
-            for sl in slots[len(turn.actions):]:
-                m.add(sl.used == 0)
+                out.extend((lit, 1) for lit in enc.choice_lits(enc.events[sl.index], action.choice))
+            out.extend((sl.used, 0) for sl in slots[len(turn.actions):])
             for enc in self.encoders:
                 ch = turn.end_choice(enc.realm.key)
                 if ch is not None and enc.end_lits is not None:
-                    for lit in enc.end_lits(t, ch):
-                        m.add(lit == 1)
+                    out.extend((lit, 1) for lit in enc.end_lits(t, ch))
+        return out
+
+    def fix_line(self, line: Line) -> None:
+        """Force the model to play exactly this line (tests: the model must accept it)."""
+        for var, value in self.line_values(line):
+            self.model.add(var == value)
+
+    def hint_line(self, line: Line) -> None:
+        """Hint a known line to the solver (a good first solution; not a constraint)."""
+        for var, value in self.line_values(line):
+            if isinstance(var, cp_model.IntVar):
+                self.model.add_hint(var, value)
 
 
 def _sources(roll: tuple[int, int]) -> list[Source]:

@@ -79,6 +79,8 @@ class _Progress(cp_model.CpSolverSolutionCallback):
 def _solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     for key, value in params.items():
+        if key.startswith("quick_"):
+            continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
         solver.parameters.max_deterministic_time = float(time_limit)
@@ -110,12 +112,19 @@ def solve_optimal(
     progress: Callable[[int, int], None] | None = None,
     prove: bool = True,
 ) -> RoundResult:
-    """Most stars, then most leftover resources; proven when status is 'optimal'."""
+    """Most stars, then most leftover resources; proven when status is 'optimal'.
+
+    Two phases: a quick search with one slot per realm and turn finds a good line (a lower
+    bound only: it may miss lines with more actions in a turn); it is hinted to the full model,
+    whose slots per turn are the proven bound, and only the full model's answer is a proof."""
     params = load_params("optimal")
+    t0 = time.perf_counter()
+    first = _quick_line(game, params, time_limit, options) if options.slots is None else None
     rm = build(game, options)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    if first is not None:
+        rm.hint_line(first)
     solver = _solver(params, time_limit, workers)
-    t0 = time.perf_counter()
     status = solver.solve(rm.model, _Progress(progress, rm) if progress else None)
     elapsed = time.perf_counter() - t0
     result = RoundResult("optimal", "unknown", params=_effective(solver), slots=[len(s) for s in rm.turn_slots])
@@ -127,6 +136,10 @@ def solve_optimal(
         result.stars, result.leftover, result.line = stars, leftover, line
         result.replay = _checked(game, line, stars, leftover)
     result.star_bound = int(solver.best_objective_bound) // STAR_WEIGHT if status != cp_model.UNKNOWN else None
+    if first is not None and status != cp_model.OPTIMAL:
+        rep = replay(game, first)
+        if result.stars is None or STAR_WEIGHT * rep.stars_total + rep.final.resources.total() > STAR_WEIGHT * result.stars + (result.leftover or 0):
+            result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), first, rep
     if status == cp_model.OPTIMAL:
         result.status = "optimal"
         result.star_bound = result.stars
@@ -139,6 +152,21 @@ def solve_optimal(
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
     return result
+
+
+def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
+    """A good line from the small model (one slot per realm and turn), checked by the engine."""
+    rm = build(game, ModelOptions(tricks=options.tricks, slots=len(game.realms), trick_list=options.trick_list))
+    rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    solver = _solver(params, None, 1)
+    limit = params.get("quick_deterministic_time", 2.0)
+    solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
+    status = solver.solve(rm.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    line = rm.decode(solver)
+    _checked(game, line, sum(solver.value(x) for x in rm.realm_stars), int(solver.value(rm.leftover)))
+    return line
 
 
 def prove_no_more(game: Game, stars: int, time_limit: float | None = None, workers: int | None = None, options: ModelOptions = ModelOptions()) -> dict[str, Any]:

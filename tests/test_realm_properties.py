@@ -41,9 +41,9 @@ def test_model_accepts_random_engine_lines(key, rolls, seed):
 
 
 @pytest.mark.parametrize("key", ALL)
-@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=3), seed=st.integers(0, 10**6))
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2), seed=st.integers(0, 10**6))
 def test_optimum_beats_random_lines(key, rolls, seed):
-    game = make_game(trio(key), rolls)
+    game = make_game([key], rolls)
     result = solve_optimal(game, time_limit=30, prove=False)
     assert result.status == "optimal"
     rng = random.Random(seed)
@@ -52,9 +52,15 @@ def test_optimum_beats_random_lines(key, rolls, seed):
         assert STAR_WEIGHT * result.stars + result.leftover >= STAR_WEIGHT * stars + leftover
 
 
+#: exhaustive search grows fast with the realm's choices; Feast for Odin has ~144 placements
+EXHAUSTIVE_TURNS = {"feast-for-odin": 1}
+
+
 @pytest.mark.parametrize("key", ALL)
-@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2))
-def test_optimum_equals_exhaustive_search(key, rolls):
+@given(data=st.data())
+def test_optimum_equals_exhaustive_search(key, data):
+    n = EXHAUSTIVE_TURNS.get(key, 2)
+    rolls = data.draw(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=n))
     game = make_game([key], rolls)
     best, line = exhaustive_best(game)
     result = solve_optimal(game, time_limit=30, prove=False)

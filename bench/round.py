@@ -1,0 +1,81 @@
+"""Benchmark: time to a proven optimum for seeded random rounds of random realm triples.
+
+    python bench/round.py                 # 50 rounds of 9 turns, 10 s limit each
+    python bench/round.py --n 10 --turns 3 --time-limit 30
+
+Prints one row per round and the median / max time to a proven optimum. A round that hits the
+limit counts as unknown (never as solved); its time is reported as '>limit'. Targets and the
+measured figures live in docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from solver.engine import Game  # noqa: E402
+from solver.model import ModelOptions  # noqa: E402
+from solver.realms import REALM_MODULES, get_realm  # noqa: E402
+from solver.rules import RuleSet  # noqa: E402
+from solver.solve import solve_optimal  # noqa: E402
+
+
+def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
+    for seed in range(seed0, seed0 + n):
+        rng = random.Random(seed)
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(turns))
+        yield seed, sorted(rng.sample(pool, 3)), rolls
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=50)
+    ap.add_argument("--turns", type=int, default=9)
+    ap.add_argument("--time-limit", type=float, default=10.0, help="deterministic seconds per round")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--compensation", default="choice", choices=["choice", "off"])
+    ap.add_argument("--no-tricks", action="store_true", help="measure the model without solver tricks")
+    ap.add_argument("--realms", default=",".join(sorted(REALM_MODULES)), help="pool to draw triples from")
+    args = ap.parse_args()
+    pool = args.realms.split(",")
+    rules = RuleSet(compensation=args.compensation)
+    table = Table(title=f"{args.n} rounds x {args.turns} turns, limit {args.time_limit:g} det-s, compensation {args.compensation}")
+    for col in ("seed", "realms", "status", "stars", "bound", "wall s", "det s"):
+        table.add_column(col)
+    solved: list[float] = []
+    statuses: dict[str, int] = {}
+    for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed):
+        game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
+        t0 = time.perf_counter()
+        res = solve_optimal(game, time_limit=args.time_limit, options=ModelOptions(tricks=not args.no_tricks), prove=False)
+        wall = time.perf_counter() - t0
+        statuses[res.status] = statuses.get(res.status, 0) + 1
+        if res.status == "optimal":
+            solved.append(wall)
+        table.add_row(str(seed), ",".join(keys), res.status, str(res.stars), str(res.star_bound), f"{wall:.2f}", f"{res.deterministic_time:.2f}")
+        print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} {wall:.2f}s", file=sys.stderr, flush=True)
+    console = Console()
+    console.print(table)
+    summary = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
+    console.print(f"statuses: {summary}")
+    if len(solved) == args.n:
+        console.print(f"time to proven optimum: median {statistics.median(solved):.2f} s, max {max(solved):.2f} s")
+    else:
+        times = solved + [float("inf")] * (args.n - len(solved))
+        med = statistics.median(times)
+        console.print(
+            f"time to proven optimum: median {'>limit' if med == float('inf') else f'{med:.2f} s'}, "
+            f"max >limit ({args.n - len(solved)} of {args.n} not proven within the limit)"
+        )
+
+
+if __name__ == "__main__":
+    main()
