@@ -1,90 +1,102 @@
-"""The CP-SAT model of a Rolling Realms round (rolling-realms.md sections 1 and 6).
+"""The CP-SAT model of a Rolling Realms round: a *turn-set relaxation* checked by the engine.
 
-Shape: each turn has a fixed number of ordered *slots*; a slot is empty, an activation
-("a # from source j, changed by pumpkins to value v, goes to realm r with a choice on its
-card") or a compensation. Resources flow slot by slot, so resources gained early in a turn pay
-for later slots (same-turn spending). Realms see the slots as *events* and add their own
-constraints (solver/realms/*.py, `encode`). Variables are named after the game, e.g.
-`act[t3,s1,parks]`, `val[t3,s1]=4`.
+Every realm has, in every turn, a short ordered list of *events* (its activations that turn):
+the first may be a plain activation, the others need the 3-pumpkin power. An event takes a #
+from a source of its turn (a rolled die, a copy, a created #), changed by pumpkins, and the
+realm's module adds what the card does with it (solver/realms/*.py, `encode`).
 
-The number of slots per turn is a proven upper bound on the actions of a turn
-(`slot_bound`, docs/model.md), so the model loses no line.
+Within a turn the model keeps every rule that does not depend on the order of the actions:
+which dice and copies are used, one # per realm unless the 3-pumpkin power, compensation only
+when the die fits no realm left un-activated this turn, resources never negative at the end of
+the turn. It drops the order of actions across realms inside a turn, so it is a relaxation:
+every legal line is a solution with the same stars and leftover, and its optimum is an upper
+bound. `solve.py` asks the engine to order each turn of a solution (solver/ordering.py); when a
+turn has no legal order, that play is cut off and the model solved again. A line the engine
+accepts that reaches the model's optimum is a proven optimum.
+
+Variables are named after the game: `use[t3,parks#1]=die2`, `value[t3,parks#1]=4`,
+`parks.visit[t3,parks#1,trail2,site3]`, `compensate[t3,die1,P]`, `P[end of t3]`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ortools.sat.python import cp_model
 
 from .engine import Game
-from .line import Activation, Choice, Compensation, Line, Source, TurnPlay
-from .resources import KINDS, Resources
+from .line import Activation, Choice, Compensation, Line, Source
+from .resources import KINDS
 
-LinearExpr = Any
 Lit = Any
-
-
-@dataclass
-class Slot:
-    """The variables of one slot (turn t, position s)."""
-
-    t: int
-    s: int
-    index: int
-    act: dict[int, Lit]  # realm index -> activation literal
-    comp: dict[tuple[int, str], Lit]  # (die, kind) -> compensation literal
-    pick: dict[Source, Lit]
-    val: dict[int, Lit]
-    ev: dict[tuple[int, int], Lit]  # (realm, value) -> literal
-    num: dict[tuple[int, int, bool], Lit]  # (base, value, extra)
-    extra: Lit
-    used: Lit
-    done_before: dict[int, Lit]  # realm activated earlier this turn
-    res_before: dict[str, Any]
-    res_after: dict[str, Any]
-    cost: dict[str, Any] = field(default_factory=dict)
-    gain: dict[str, Any] = field(default_factory=dict)
+LinearExpr = Any
 
 
 @dataclass
 class Event:
-    """A slot as one realm sees it."""
+    """The i-th activation of one realm in turn t (if `active`); `index` orders the realm's round."""
 
-    slot: Slot
+    realm: int
+    t: int
+    k: int  # position within the turn's events of this realm
+    index: int  # position in the realm's whole round
+    tag: str
     active: Lit
     val: dict[int, Lit]
+    use: dict[Source, Lit]
+    num: dict[tuple[int, int, bool], Lit]  # (base value, value, 3-pumpkin power)
+    extra: Lit
+    pumpkins: LinearExpr = 0
 
     @property
-    def t(self) -> int:
-        return self.slot.t
+    def i(self) -> int:
+        return self.index
 
-    @property
-    def index(self) -> int:
-        return self.slot.index
-
-
-@dataclass
-class TurnEndStep:
-    t: int
+    def before(self, t: int) -> Lit | None:
+        """Literal: this event happened in a turn before t (None: it cannot have)."""
+        return self.active if self.t < t else None
 
 
 @dataclass(frozen=True)
 class ModelOptions:
-    """Switches for the solver-side tricks (each measured in bench/)."""
+    """Switches for solver-side tricks and sizes (each measured in bench/)."""
 
-    #: symmetry breaking and dominance that keep at least one optimal line (never in the engine)
+    #: symmetry breaking and dominance that keep an optimal line (never in the engine)
     tricks: bool = True
-    #: override the slots per turn (None: the proven bound)
-    slots: int | None = None
+    #: 3-pumpkin activations per realm and turn (None: the proven bound `extras_bound`)
+    extras: int | None = None
     #: which tricks (None: all of solver/tricks.py)
     trick_list: tuple | None = None
+
+
+def extras_bound(game: Game, t: int) -> int:
+    """A proven bound on the 3-pumpkin activations of turn t (docs/model.md, "extras").
+
+    (a) Each costs 3 pumpkins, so 3E <= every pumpkin gained by the end of turn t: the realms'
+        pumpkin supply for the round plus one compensation resource per rolled die so far.
+    (b) Let g be the most resources one activation can give. In a turn with d dice placed, c
+        compensations (c <= 2 - d), B bought #s (each costs >= 1 resource) and E extras, the
+        activations are d + B <= R + E, so the resources change by at most
+        d*g + c + B*(g - 1) - 3E <= 2 + R*(g - 1) + E*(g - 4). Resources start at 0 and never go
+        negative, so with U_t = t * (2 + R*(g - 1)) (at most what can be held at the start of
+        turn t) and g < 4: E <= (U_t + 2 + R*(g - 1)) / (4 - g).
+    """
+    rules = game.rules
+    comp = rules.compensation != "off"
+    supply_p = sum(r.max_gain(rules).P for r in game.realms)
+    bound = (supply_p + (2 * (t + 1) if comp else 0)) // 3
+    g = max(r.max_gain_per_activation(rules) for r in game.realms)
+    R = len(game.realms)
+    if g < 4:
+        per_turn = 2 + R * (g - 1)
+        bound = min(bound, (t * per_turn + per_turn) // (4 - g))
+    return max(0, bound)
 
 
 class RealmEncoder:
     """What a realm's `encode` gets: its events and hooks into the round model."""
 
-    def __init__(self, rm: "RoundModel", r: int) -> None:
+    def __init__(self, rm: "RoundModel", r: int, events: list[Event]) -> None:
         self.rm = rm
         self.r = r
         self.realm = rm.game.realms[r]
@@ -92,74 +104,39 @@ class RealmEncoder:
         self.rules = rm.game.rules
         self.rolls = rm.game.rolls
         self.turns = rm.game.turns
-        self.events: list[Event] = [
-            Event(sl, sl.act[r], {v: sl.ev[r, v] for v in range(1, 7)}) for sl in rm.slots
-        ]
-        self.steps: list[Event | TurnEndStep] = []
-        for t in range(self.turns):
-            self.steps.extend(e for e in self.events if e.t == t)
-            self.steps.append(TurnEndStep(t))
+        self.events = events
+        self.false: Lit = rm.false
+        self.true: Lit = rm.true
         self.gain: dict[int, dict[str, LinearExpr]] = {}
         self.cost: dict[int, dict[str, LinearExpr]] = {}
         self.stars: LinearExpr = 0
-        self.stars_ub: int = 6
-        self.can_take: Callable[[Event, int], Lit] | None = None
+        self.can_take: Callable[[int, int], Lit] | None = None
         self.decode_choice: Callable[[cp_model.CpSolver, Event], Choice] | None = None
         self.choice_lits: Callable[[Event, Choice], list[Lit]] | None = None
         self.decode_end: Callable[[cp_model.CpSolver, int], Choice | None] | None = None
         self.end_lits: Callable[[int, Choice], list[Lit]] | None = None
         self._rolled: dict[tuple[int, int], Lit] = {}
-        self.false: Lit = rm.false
         self._placeable: dict[tuple[int, int], Lit] = {}
+        self._activated: dict[int, Lit] = {}
+        #: realm booleans named after each event (its choices), for the no-good cuts
+        self.event_bools: dict[int, list[Lit]] = {}
+        self._tags = {e.tag: e.index for e in events}
 
-    # naming ---------------------------------------------------------------------------
+    def turn_events(self, t: int) -> list[Event]:
+        return [e for e in self.events if e.t == t]
+
+    # naming -----------------------------------------------------------------------------
     def name(self, what: str, *idx: object) -> str:
-        inside = ",".join(str(i) for i in idx)
-        return f"{self.realm.key}.{what}[{inside}]"
+        return f"{self.realm.key}.{what}[{','.join(str(i) for i in idx)}]"
 
     def bool(self, what: str, *idx: object) -> Lit:
-        return self.model.new_bool_var(self.name(what, *idx))
+        var = self.model.new_bool_var(self.name(what, *idx))
+        if idx and isinstance(idx[0], str) and idx[0] in self._tags:
+            self.event_bools.setdefault(self._tags[idx[0]], []).append(var)
+        return var
 
     def int(self, lo: int, hi: int, what: str, *idx: object) -> Any:
         return self.model.new_int_var(lo, hi, self.name(what, *idx))
-
-    # hooks ----------------------------------------------------------------------------
-    def placeable(self, e: Event, v: int) -> Lit:
-        """Literal: before event e, an unchanged # of value v has a legal, payable placement here."""
-        key = (e.index, v)
-        if key not in self._placeable:
-            assert self.can_take is not None, f"{self.realm.key} has no placeability encoding"
-            self._placeable[key] = self.can_take(e, v)
-        return self._placeable[key]
-
-    def add_gain(self, e: Event, kind: str, expr: LinearExpr) -> None:
-        self.gain.setdefault(e.index, {}).setdefault(kind, 0)
-        self.gain[e.index][kind] = self.gain[e.index][kind] + expr
-
-    def add_cost(self, e: Event, kind: str, expr: LinearExpr) -> None:
-        self.cost.setdefault(e.index, {}).setdefault(kind, 0)
-        self.cost[e.index][kind] = self.cost[e.index][kind] + expr
-
-    def res_before(self, e: Event) -> dict[str, Any]:
-        return e.slot.res_before
-
-    def rolled_placed(self, t: int, k: int) -> Lit:
-        """Rolled die k of turn t was placed (as a rolled die) in this realm."""
-        key = (t, k)
-        if key not in self._rolled:
-            lits = []
-            for sl in self.rm.turn_slots[t]:
-                src = Source("die", k)
-                if src not in sl.pick:
-                    continue
-                y = self.model.new_bool_var(self.name("rolled_here", f"t{t}", f"s{sl.s}", f"die{k + 1}"))
-                self.model.add_bool_and([sl.pick[src], sl.act[self.r]]).only_enforce_if(y)
-                self.model.add_bool_or([~sl.pick[src], ~sl.act[self.r]]).only_enforce_if(~y)
-                lits.append(y)
-            z = self.model.new_bool_var(self.name("rolled_placed", f"t{t}", f"die{k + 1}"))
-            self.model.add(sum(lits) == z)
-            self._rolled[key] = z
-        return self._rolled[key]
 
     def reify(self, lits_all: list[Lit], what: str, *idx: object) -> Lit:
         """A literal equal to the AND of lits_all."""
@@ -180,45 +157,61 @@ class RealmEncoder:
         self.model.add_bool_and([~x for x in lits_any]).only_enforce_if(~z)
         return z
 
-    def affordable(self, e: Event, cost: Resources, what: str, *idx: object) -> Lit:
-        """Literal: the resources held before e cover cost."""
-        z = self.bool(what, *idx)
-        res = e.slot.res_before
-        need = [(k, cost.get(k)) for k in KINDS if cost.get(k) > 0]
-        if not need:
-            self.model.add(z == 1)
-            return z
-        parts = []
-        for k, n in need:
-            p = self.bool(what + "_" + k, *idx)
-            self.model.add(res[k] >= n).only_enforce_if(p)
-            self.model.add(res[k] <= n - 1).only_enforce_if(~p)
-            parts.append(p)
-        self.model.add_bool_and(parts).only_enforce_if(z)
-        self.model.add_bool_or([~p for p in parts]).only_enforce_if(~z)
-        return z
+    def both(self, a: Lit, b: Lit | None, what: str, *idx: object) -> Lit:
+        """a AND b (b None = false)."""
+        if b is None:
+            return self.false
+        return self.reify([a, b], what, *idx)
+
+    # hooks ------------------------------------------------------------------------------
+    def add_gain(self, e: Event, kind: str, expr: LinearExpr) -> None:
+        d = self.gain.setdefault(e.index, {})
+        d[kind] = d.get(kind, 0) + expr
+
+    def add_cost(self, e: Event, kind: str, expr: LinearExpr) -> None:
+        d = self.cost.setdefault(e.index, {})
+        d[kind] = d.get(kind, 0) + expr
+
+    def placeable(self, t: int, v: int) -> Lit:
+        """Literal forced true when, at the start of turn t, an unchanged # of value v has a
+        placement here that costs nothing on the card (it may be true otherwise only if the
+        solver wishes; a realm that cannot tell leaves it unforced, which only relaxes)."""
+        key = (t, v)
+        if key not in self._placeable:
+            assert self.can_take is not None, f"{self.realm.key} has no placeability encoding"
+            self._placeable[key] = self.can_take(t, v)
+        return self._placeable[key]
+
+    def activated(self, t: int) -> Lit:
+        """Literal: this realm is activated in turn t (its first event of the turn is active)."""
+        evs = self.turn_events(t)
+        return evs[0].active if evs else self.false
+
+    def rolled_placed(self, t: int, k: int) -> Lit:
+        """Literal: rolled die k of turn t was placed (as a rolled die) in this realm."""
+        key = (t, k)
+        if key not in self._rolled:
+            z = self.bool("rolled_here", f"t{t + 1}", f"die{k + 1}")
+            self.model.add(sum(e.use[Source("die", k)] for e in self.turn_events(t)) == z)
+            self._rolled[key] = z
+        return self._rolled[key]
 
 
-def slot_bound(game: Game, t: int) -> int:
-    """A proven upper bound on the actions (activations + compensations) of turn t.
-
-    Every action spends a rolled die, or is a copy / created # that costs >= 2 hearts or >= 1 coin.
-    So actions <= 2 + floor(H/2) + C where H, C bound the hearts and coins a player can have
-    gained by the end of turn t: what the realms can give in a round (`max_gain`) plus one
-    compensation resource per rolled die so far. Also, activations beyond one per realm each
-    cost 3 pumpkins: actions <= realms + floor(P/3) + 2 (the two dice may be compensated).
-    """
-    supply = Resources()
-    for realm in game.realms:
-        supply = supply + realm.max_gain(game.rules)
-    comp = 2 * (t + 1) if game.rules.compensation != "off" else 0
-    by_sources = 2 + (supply.H + comp) // 2 + supply.C + comp
-    by_realms = len(game.realms) + (supply.P + comp) // 3 + (2 if comp else 0)
-    return min(by_sources, by_realms)
+def sources_of(roll: tuple[int, int]) -> list[Source]:
+    """The ways to get a # in a turn with this roll (rolling-realms.md section 1, resources)."""
+    out = [Source("die", 0), Source("die", 1)]
+    for k in (0, 1):
+        if roll[0] == roll[1]:
+            out.append(Source("copy-pair", k))
+        out.append(Source("copy", k))
+        if roll[0] + roll[1] == 7:
+            out.append(Source("copy-seven", k))
+    out.extend(Source("create", None, x) for x in range(1, 7))
+    return out
 
 
 class RoundModel:
-    """Builds the CP-SAT model of one round; `realm_encoders` hold each realm's part."""
+    """Builds the CP-SAT model of one round; `encoders` hold each realm's part."""
 
     RES_MAX = 60
 
@@ -229,99 +222,81 @@ class RoundModel:
         m = self.model
         self.false = m.new_bool_var("false")
         m.add(self.false == 0)
-        R = len(game.realms)
-        keys = [r.key for r in game.realms]
-        self.slots: list[Slot] = []
-        self.turn_slots: list[list[Slot]] = []
-        res = {k: m.new_constant(0) for k in KINDS}
-        comp_on = game.rules.compensation != "off"
-        for t, roll in enumerate(game.rolls):
-            n = options.slots if options.slots is not None else slot_bound(game, t)
-            turn: list[Slot] = []
-            done = {r: m.new_constant(0) for r in range(R)}
-            for s in range(n):
-                tag = f"t{t + 1},s{s + 1}"
-                act = {r: m.new_bool_var(f"act[{tag},{keys[r]}]") for r in range(R)}
-                comp: dict[tuple[int, str], Lit] = {}
-                if comp_on:
-                    comp = {(k, K): m.new_bool_var(f"compensate[{tag},die{k + 1},{K}]") for k in (0, 1) for K in KINDS}
-                used = m.new_bool_var(f"used[{tag}]")
-                m.add(sum(act.values()) + sum(comp.values()) == used)
-                is_act = sum(act.values())
-                pick = {src: m.new_bool_var(f"source[{tag}]={src.text()}") for src in _sources(roll)}
-                m.add(sum(pick.values()) == is_act)
-                val = {v: m.new_bool_var(f"val[{tag}]={v}") for v in range(1, 7)}
-                m.add(sum(val.values()) == is_act)
-                extra = m.new_bool_var(f"extra3P[{tag}]")
-                ev = {(r, v): m.new_bool_var(f"use[{tag},{keys[r]}]={v}") for r in range(R) for v in range(1, 7)}
-                for r in range(R):
-                    m.add(sum(ev[r, v] for v in range(1, 7)) == act[r])
-                for v in range(1, 7):
-                    m.add(sum(ev[r, v] for r in range(R)) == val[v])
-                # base value -> value, by pumpkins (normal 2 per step, or the 3-pumpkin power)
-                num: dict[tuple[int, int, bool], Lit] = {}
-                bases = sorted({src.base_value(roll) for src in pick})
-                for b in bases:
-                    for v in range(1, 7):
-                        num[b, v, False] = m.new_bool_var(f"change[{tag}]={b}to{v}")
-                        if abs(v - b) == 1:
-                            num[b, v, True] = m.new_bool_var(f"change3P[{tag}]={b}to{v}")
-                for b in bases:
-                    m.add(sum(x for (bb, _, _), x in num.items() if bb == b) == sum(p for src, p in pick.items() if src.base_value(roll) == b))
-                for v in range(1, 7):
-                    m.add(sum(x for (_, vv, _), x in num.items() if vv == v) == val[v])
-                m.add(sum(x for (_, _, xx), x in num.items() if xx) == extra)
-                pumpkins = sum((3 if x else 2 * abs(v - b)) * lit for (b, v, x), lit in num.items())
-                # one # per realm per turn, unless the 3-pumpkin power
-                for r in range(R):
-                    m.add_bool_or([~act[r], ~done[r], extra])
-                # resources: pay the source, pumpkins and the card's cost, then gain
-                src_cost = {K: sum(src.cost().get(K) * p for src, p in pick.items()) for K in KINDS}
-                src_cost["P"] = src_cost["P"] + pumpkins
-                sl = Slot(t, s, len(self.slots), act, comp, pick, val, ev, num, extra, used, dict(done), dict(res), {})
-                self.slots.append(sl)
-                turn.append(sl)
-                sl._src_cost = src_cost  # type: ignore[attr-defined]
-                new_done = {}
-                for r in range(R):
-                    d = m.new_bool_var(f"activated[{tag},{keys[r]}]")
-                    m.add_max_equality(d, [done[r], act[r]])
-                    new_done[r] = d
-                done = new_done
-                res = {K: m.new_int_var(0, self.RES_MAX, f"{K}[after {tag}]") for K in KINDS}
-                sl.res_after = res
-            # a rolled die is used at most once per turn (placed or compensated)
+        self.true = m.new_bool_var("true")
+        m.add(self.true == 1)
+        T = game.turns
+        self.extras = [options.extras if options.extras is not None else extras_bound(game, t) for t in range(T)]
+        self.events: list[list[Event]] = []
+        for r, realm in enumerate(game.realms):
+            cap = realm.max_events(T, game.rules)
+            evs: list[Event] = []
+            for t in range(T):
+                turn_evs = [self._event(r, t, k, len(evs) + k) for k in range(1 + self.extras[t])]
+                # a realm's activations of a turn fill its events from the first; every one
+                # after the first of the turn needs the 3-pumpkin power
+                for a, b in zip(turn_evs, turn_evs[1:]):
+                    m.add_implication(b.active, a.active)
+                    m.add_implication(b.active, b.extra)
+                evs.extend(turn_evs)
+            m.add(sum(e.active for e in evs) <= cap)
+            self.events.append(evs)
+        # compensation: per turn and die, one resource of the player's choice
+        self.comp: dict[tuple[int, int, str], Lit] = {}
+        if game.rules.compensation != "off":
+            for t in range(T):
+                for k in (0, 1):
+                    for K in KINDS:
+                        self.comp[t, k, K] = m.new_bool_var(f"compensate[t{t + 1},die{k + 1},{K}]")
+        # a rolled die is used at most once per turn (placed or compensated)
+        for t in range(T):
             for k in (0, 1):
-                uses = [sl.pick[Source("die", k)] for sl in turn] + [x for sl in turn for (kk, _), x in sl.comp.items() if kk == k]
+                uses = [e.use[Source("die", k)] for evs in self.events for e in evs if e.t == t]
+                uses += [self.comp[t, k, K] for K in KINDS if (t, k, K) in self.comp]
                 m.add(sum(uses) <= 1)
-            self.turn_slots.append(turn)
-            # the next turn starts with what this turn ended with
-            res = turn[-1].res_after if turn else res
-        self.final_res = res
         # realms
-        self.encoders = [RealmEncoder(self, r) for r in range(R)]
+        self.encoders = [RealmEncoder(self, r, self.events[r]) for r in range(len(game.realms))]
         for enc in self.encoders:
             enc.realm.encode(enc)
-        # resource flow per slot
-        for sl in self.slots:
+        # compensation only when the rolled value fits no realm left un-activated this turn
+        for (t, k, K), lit in self.comp.items():
+            v = game.rolls[t][k]
+            for enc in self.encoders:
+                m.add_bool_or([~lit, enc.activated(t), ~enc.placeable(t, v)])
+        # resources: never negative at the end of a turn (the order inside a turn is relaxed)
+        self.res_end: list[dict[str, Any]] = []
+        for t in range(T):
+            self.res_end.append({K: m.new_int_var(0, self.RES_MAX, f"{K}[end of t{t + 1}]") for K in KINDS})
             for K in KINDS:
-                cost = sl._src_cost[K] + sum(enc.cost.get(sl.index, {}).get(K, 0) for enc in self.encoders)  # type: ignore[attr-defined]
-                gain = sum(enc.gain.get(sl.index, {}).get(K, 0) for enc in self.encoders)
-                gain = gain + sum(x for (_, KK), x in sl.comp.items() if KK == K)
-                m.add(sl.res_before[K] - cost >= 0)
-                m.add(sl.res_after[K] == sl.res_before[K] - cost + gain)
-                sl.cost[K] = cost
-                sl.gain[K] = gain
-            # compensation: only when the rolled value fits no realm not yet activated this turn
-            for k in (0, 1):
-                lits = [x for (kk, _), x in sl.comp.items() if kk == k]
-                if not lits:
-                    continue
-                value = game.rolls[sl.t][k]
-                for r, enc in enumerate(self.encoders):
-                    fits = enc.placeable(enc.events[sl.index], value)
-                    for lit in lits:
-                        m.add_bool_or([~lit, sl.done_before[r], ~fits])
+                flow = []
+                for enc in self.encoders:
+                    for e in enc.turn_events(t):
+                        flow.append(enc.gain.get(e.index, {}).get(K, 0))
+                        flow.append(-enc.cost.get(e.index, {}).get(K, 0))
+                        flow.append(-sum(s.cost().get(K) * lit for s, lit in e.use.items()))
+                        if K == "P":
+                            flow.append(-e.pumpkins)
+                comps = sum(lit for (tt, _, KK), lit in self.comp.items() if tt == t and KK == K)
+                before = self.res_end[t - 1][K] if t else 0
+                m.add(self.res_end[t][K] == before + sum(flow) + comps)
+            # a realm's own activations of the turn keep their order: each is paid from what was
+            # held at the start, its earlier ones this turn, and at most every gain of the other
+            # realms this turn and the turn's compensations (valid for any order of the rest)
+            for K in KINDS:
+                start_res = self.res_end[t - 1][K] if t else 0
+                comps = sum(lit for (tt, _, KK), lit in self.comp.items() if tt == t and KK == K)
+                for enc in self.encoders:
+                    evs = enc.turn_events(t)
+                    others = sum(
+                        o.gain.get(e.index, {}).get(K, 0) for o in self.encoders if o is not enc for e in o.turn_events(t)
+                    )
+                    done = 0
+                    for e in evs:
+                        pay = enc.cost.get(e.index, {}).get(K, 0) + sum(s.cost().get(K) * lit for s, lit in e.use.items())
+                        if K == "P":
+                            pay = pay + e.pumpkins
+                        m.add(start_res + done - pay + others + comps >= 0)
+                        done = done + enc.gain.get(e.index, {}).get(K, 0) - pay
+        self.final_res = self.res_end[-1]
         # stars, capped per realm
         cap = game.rules.star_cap
         self.realm_stars = []
@@ -331,73 +306,129 @@ class RoundModel:
             capped = m.new_int_var(0, cap, f"stars[{enc.realm.key}]")
             m.add_min_equality(capped, [raw, m.new_constant(cap)])
             self.realm_stars.append(capped)
-            if enc.stars_ub < cap:
-                m.add(capped <= enc.stars_ub)
         self.stars = sum(self.realm_stars)
+        self.leftover = sum(self.final_res[K] for K in KINDS)
         if options.tricks:
             from .tricks import ALL_TRICKS
 
             for trick in options.trick_list or ALL_TRICKS:
                 trick(self)
-        self.leftover = sum(self.final_res[K] for K in KINDS)
-        self.score_tenths = 10 * self.stars + self.leftover
 
-    # ---- decoding ---------------------------------------------------------------------
-    def decode(self, solver: cp_model.CpSolver) -> Line:
+    def _event(self, r: int, t: int, k: int, index: int) -> Event:
+        m = self.model
         game = self.game
-        turns = []
+        roll = game.rolls[t]
+        tag = f"t{t + 1},{game.realms[r].key}#{k + 1}"
+        active = m.new_bool_var(f"active[{tag}]")
+        use = {s: m.new_bool_var(f"use[{tag}]={s.text()}") for s in sources_of(roll)}
+        m.add(sum(use.values()) == active)
+        val = {v: m.new_bool_var(f"value[{tag}]={v}") for v in range(1, 7)}
+        m.add(sum(val.values()) == active)
+        # base value (as rolled / copied / created) -> value, by pumpkins
+        base: dict[int, list] = {}
+        for s, lit in use.items():
+            base.setdefault(s.base_value(roll), []).append(lit)
+        num: dict[tuple[int, int, bool], Lit] = {}
+        for b in sorted(base):
+            for v in range(1, 7):
+                num[b, v, False] = m.new_bool_var(f"change[{tag}]={b}to{v}")
+                if abs(v - b) == 1:
+                    num[b, v, True] = m.new_bool_var(f"change3P[{tag}]={b}to{v}")
+            m.add(sum(x for (bb, _, _), x in num.items() if bb == b) == sum(base[b]))
+        for v in range(1, 7):
+            m.add(sum(x for (_, vv, _), x in num.items() if vv == v) == val[v])
+        extra = m.new_bool_var(f"extra3P[{tag}]")
+        m.add(sum(x for (_, _, xx), x in num.items() if xx) == extra)
+        pumpkins = sum((3 if x else 2 * abs(v - b)) * lit for (b, v, x), lit in num.items() if x or v != b)
+        return Event(r, t, k, index, tag, active, val, use, num, extra, pumpkins)
+
+    # ---- decoding: the turn sets, then an order found by the engine ----------------------
+    def turn_sets(self, solver: cp_model.CpSolver) -> list[tuple[list[list[Activation]], list[Compensation], list[tuple[str, Choice]]]]:
+        """Per turn: each realm's activations (in realm order), the compensations, end choices."""
+        game = self.game
+        out = []
         for t, roll in enumerate(game.rolls):
-            actions: list[Any] = []
-            for sl in self.turn_slots[t]:
-                if not solver.boolean_value(sl.used):
-                    continue
-                comp = [(k, K) for (k, K), x in sl.comp.items() if solver.boolean_value(x)]
-                if comp:
-                    actions.append(Compensation(comp[0][0], comp[0][1]))
-                    continue
-                r = next(r for r, x in sl.act.items() if solver.boolean_value(x))
-                src = next(s for s, x in sl.pick.items() if solver.boolean_value(x))
-                v = next(v for v, x in sl.val.items() if solver.boolean_value(x))
-                extra = solver.boolean_value(sl.extra)
-                enc = self.encoders[r]
-                assert enc.decode_choice is not None
-                choice = enc.decode_choice(solver, enc.events[sl.index])
-                actions.append(Activation(src, game.realms[r].key, choice, v - src.base_value(roll), extra))
+            per_realm: list[list[Activation]] = []
+            for enc in self.encoders:
+                acts = []
+                for e in enc.turn_events(t):
+                    if not solver.boolean_value(e.active):
+                        continue
+                    src = next(s for s, x in e.use.items() if solver.boolean_value(x))
+                    v = next(v for v, x in e.val.items() if solver.boolean_value(x))
+                    assert enc.decode_choice is not None
+                    choice = enc.decode_choice(solver, e)
+                    acts.append(Activation(src, enc.realm.key, choice, v - src.base_value(roll), bool(solver.boolean_value(e.extra))))
+                per_realm.append(acts)
+            comps = [Compensation(k, K) for (tt, k, K), x in self.comp.items() if tt == t and solver.boolean_value(x)]
             end = []
             for enc in self.encoders:
                 if enc.decode_end is not None:
                     ch = enc.decode_end(solver, t)
                     if ch is not None:
                         end.append((enc.realm.key, ch))
-            turns.append(TurnPlay(roll, tuple(actions), tuple(end)))
-        return Line(tuple(turns))
+            out.append((per_realm, comps, end))
+        return out
 
-    # ---- fixing a given line (tests: the model must accept every legal line) ------------
+    def history_literals(self, solver: cp_model.CpSolver, t: int) -> list[Lit]:
+        """Literals (in their solved polarity) that pin every decision of turns 0..t: the state
+        turn t starts from and its action set."""
+        lits: list[Lit] = []
+
+        def pin(x: Lit) -> None:
+            lits.append(x if solver.boolean_value(x) else ~x)
+
+        for enc in self.encoders:
+            for e in enc.events:
+                if e.t > t:
+                    continue
+                pin(e.active)
+                if solver.boolean_value(e.active):
+                    lits.extend(x for x in e.use.values() if solver.boolean_value(x))
+                    lits.extend(x for x in e.num.values() if solver.boolean_value(x))
+                    for x in enc.event_bools.get(e.index, []):
+                        pin(x)
+        for (tt, _, _), x in self.comp.items():
+            if tt <= t:
+                pin(x)
+        return lits
+
+    def forbid_history(self, solver: cp_model.CpSolver, t: int) -> None:
+        """Cut off this exact play of turns 0..t: turn t's action set has no legal order from
+        the state the earlier turns lead to (the order-free model allowed it)."""
+        self.model.add_bool_or([~x for x in self.history_literals(solver, t)])
+
+    # ---- fixing or hinting a given line --------------------------------------------------
     def line_values(self, line: Line) -> list[tuple[Any, int]]:
         """(variable or expression, value) pairs that put a line's decisions into the model."""
         out: list[tuple[Any, int]] = []
         for t, turn in enumerate(line.turns):
-            slots = self.turn_slots[t]
-            if len(turn.actions) > len(slots):
-                raise ValueError(f"turn {t + 1} has {len(turn.actions)} actions, the model {len(slots)} slots")
-            for sl, action in zip(slots, turn.actions):
-                out.append((sl.used, 1))
+            used = [0] * len(self.game.realms)
+            for action in turn.actions:
                 if isinstance(action, Compensation):
-                    out.append((sl.comp[action.die, action.resource], 1))
+                    out.append((self.comp[t, action.die, action.resource], 1))
                     continue
                 r = self.game.index(action.realm)
-                out.append((sl.act[r], 1))
-                out.append((sl.pick[action.source], 1))
-                out.append((sl.val[action.source.base_value(turn.roll) + action.shift], 1))
-                out.append((sl.extra, int(action.extra)))
+                evs = self.encoders[r].turn_events(t)
+                if used[r] >= len(evs):
+                    raise ValueError(f"turn {t + 1}: {action.realm} has more activations than the model's {len(evs)} events")
+                e = evs[used[r]]
+                used[r] += 1
+                out.append((e.active, 1))
+                out.append((e.use[action.source], 1))
+                out.append((e.val[action.source.base_value(turn.roll) + action.shift], 1))
+                out.append((e.extra, int(action.extra)))
                 enc = self.encoders[r]
                 assert enc.choice_lits is not None
-                out.extend((lit, 1) for lit in enc.choice_lits(enc.events[sl.index], action.choice))
-            out.extend((sl.used, 0) for sl in slots[len(turn.actions):])
-            for enc in self.encoders:
+                out.extend((lit, 1) for lit in enc.choice_lits(e, action.choice))
+            for r, enc in enumerate(self.encoders):
+                out.extend((e.active, 0) for e in enc.turn_events(t)[used[r]:])
                 ch = turn.end_choice(enc.realm.key)
                 if ch is not None and enc.end_lits is not None:
                     out.extend((lit, 1) for lit in enc.end_lits(t, ch))
+            for (tt, k, K), lit in self.comp.items():
+                if tt == t and not any(isinstance(a, Compensation) and a.die == k and a.resource == K for a in turn.actions):
+                    out.append((lit, 0))
         return out
 
     def fix_line(self, line: Line) -> None:
@@ -410,16 +441,3 @@ class RoundModel:
         for var, value in self.line_values(line):
             if isinstance(var, cp_model.IntVar):
                 self.model.add_hint(var, value)
-
-
-def _sources(roll: tuple[int, int]) -> list[Source]:
-    """The ways to get a # in a turn with this roll (rolling-realms.md section 1, resources)."""
-    out = [Source("die", 0), Source("die", 1)]
-    for k in (0, 1):
-        if roll[0] == roll[1]:
-            out.append(Source("copy-pair", k))
-        out.append(Source("copy", k))
-        if roll[0] + roll[1] == 7:
-            out.append(Source("copy-seven", k))
-    out.extend(Source("create", None, x) for x in range(1, 7))
-    return out

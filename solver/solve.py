@@ -15,8 +15,10 @@ from typing import Any, Callable
 import ortools
 from ortools.sat.python import cp_model
 
-from .engine import Game, Replay, replay
-from .line import Line
+from .engine import Game, Replay, apply_action, end_turn, replay, start
+from .errors import IllegalAction
+from .line import Line, TurnPlay
+from .ordering import order_turn
 from .model import ModelOptions, RoundModel
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
@@ -49,8 +51,11 @@ class RoundResult:
     solve_time: float = 0.0
     deterministic_time: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)
+    #: 3-pumpkin activations per realm and turn the model allows (its proven bound)
     slots: list[int] = field(default_factory=list)
     proof: dict[str, Any] | None = None
+    #: plays cut off because the engine found no legal order for them
+    cuts: int = 0
 
     @property
     def success(self) -> bool:
@@ -89,6 +94,13 @@ def _solver(params: dict[str, Any], time_limit: float | None, workers: int | Non
     return solver
 
 
+def _replayed(game: Game, line: Line) -> Replay:
+    rep = replay(game, line)
+    if not rep.legal:
+        raise ModelDisagreement(f"the engine rejects the model's line: {rep.error}\n{line.to_text()}")
+    return rep
+
+
 def _checked(game: Game, line: Line, stars: int, leftover: int) -> Replay:
     rep = replay(game, line)
     if not rep.legal:
@@ -102,6 +114,94 @@ def _checked(game: Game, line: Line, stars: int, leftover: int) -> Replay:
 
 def build(game: Game, options: ModelOptions = ModelOptions()) -> RoundModel:
     return RoundModel(game, options)
+
+
+def decode_line(rm: RoundModel, solver: cp_model.CpSolver) -> Line | int:
+    """The model's action sets put in a legal order by the engine, or the first turn with none."""
+    game = rm.game
+    state = start(game)
+    turns = []
+    for t, (per_realm, comps, end) in enumerate(rm.turn_sets(solver)):
+        order = order_turn(game, state, per_realm, comps)
+        if order is None:
+            return t
+        for action in order:
+            state = apply_action(game, state, action)
+        try:
+            state = end_turn(game, state, dict(end))
+        except IllegalAction:
+            return t
+        turns.append(TurnPlay(game.rolls[t], tuple(order), tuple(end)))
+    return Line(tuple(turns))
+
+
+#: at most this many plays cut off (no legal order) before giving up with 'unknown'
+MAX_CUTS = 200
+
+
+class _LineKeeper(cp_model.CpSolverSolutionCallback):
+    """Orders every improving solution with the engine and keeps the best legal line."""
+
+    def __init__(self, rm: RoundModel, progress: Callable[[int, int], None] | None, stop_at: int | None = None) -> None:
+        super().__init__()
+        self.rm = rm
+        self.progress = progress
+        self.stop_at = stop_at
+        self.best: tuple[int, Line] | None = None
+
+    def on_solution_callback(self) -> None:
+        found = decode_line(self.rm, self)
+        if isinstance(found, Line):
+            value = int(self.objective_value)
+            if self.best is None or value > self.best[0]:
+                self.best = (value, found)
+            if self.stop_at is not None and value >= self.stop_at:
+                self.stop_search()
+        if self.progress is not None and self.best is not None:
+            self.progress(self.best[0] // STAR_WEIGHT, int(self.best_objective_bound) // STAR_WEIGHT)
+
+
+def solve_with_cuts(
+    rm: RoundModel,
+    solver: cp_model.CpSolver,
+    progress: Callable[[int, int], None] | None = None,
+    stop_at: int | None = None,
+) -> tuple[str, Line | None, int | None, int]:
+    """Solve; when the model's optimum has a turn with no legal order, cut that play off and
+    solve again. Returns (status, best legal line, proven objective bound, cuts) with status
+    'optimal' (the line reaches the bound), 'infeasible', or 'unknown'.
+
+    The model is a relaxation of the rules and every cut removes only plays the engine proved
+    illegal in every order, so each solve's bound is valid for every legal line."""
+    cuts = 0
+    budget = solver.parameters.max_deterministic_time
+    spent = 0.0
+    keeper = _LineKeeper(rm, progress, stop_at)
+    bound: int | None = None
+    while True:
+        status = solver.solve(rm.model, keeper)
+        spent += solver.deterministic_time
+        if status == cp_model.INFEASIBLE:
+            return "infeasible", None, None, cuts
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            b = int(solver.best_objective_bound)
+            bound = b if bound is None else min(bound, b)
+        best = keeper.best
+        if best is not None and bound is not None and best[0] >= bound:
+            return "optimal", best[1], bound, cuts
+        if best is not None and stop_at is not None and best[0] >= stop_at:
+            return "unknown", best[1], bound, cuts
+        if status != cp_model.OPTIMAL:
+            return "unknown", best[1] if best else None, bound, cuts
+        found = decode_line(rm, solver)
+        if isinstance(found, Line):  # the callback may have missed the final solution
+            return "optimal", found, bound, cuts
+        cuts += 1
+        if cuts > MAX_CUTS or (budget and spent >= budget):
+            return "unknown", best[1] if best else None, bound, cuts
+        rm.forbid_history(solver, found)
+        if budget:
+            solver.parameters.max_deterministic_time = max(0.1, budget - spent)
 
 
 def solve_optimal(
@@ -119,32 +219,33 @@ def solve_optimal(
     whose slots per turn are the proven bound, and only the full model's answer is a proof."""
     params = load_params("optimal")
     t0 = time.perf_counter()
-    first = _quick_line(game, params, time_limit, options) if options.slots is None else None
+    first = _quick_line(game, params, time_limit, options) if options.extras is None else None
     rm = build(game, options)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     if first is not None:
         rm.hint_line(first)
     solver = _solver(params, time_limit, workers)
-    status = solver.solve(rm.model, _Progress(progress, rm) if progress else None)
+    status, line, bound, cuts = solve_with_cuts(rm, solver, progress)
     elapsed = time.perf_counter() - t0
-    result = RoundResult("optimal", "unknown", params=_effective(solver), slots=[len(s) for s in rm.turn_slots])
+    result = RoundResult("optimal", "unknown", params=_effective(solver), slots=list(rm.extras))
     result.deterministic_time = solver.deterministic_time
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        stars = sum(solver.value(s) for s in rm.realm_stars)
-        leftover = int(solver.value(rm.leftover))
-        line = rm.decode(solver)
-        result.stars, result.leftover, result.line = stars, leftover, line
-        result.replay = _checked(game, line, stars, leftover)
-    result.star_bound = int(solver.best_objective_bound) // STAR_WEIGHT if status != cp_model.UNKNOWN else None
-    if first is not None and status != cp_model.OPTIMAL:
-        rep = replay(game, first)
-        if result.stars is None or STAR_WEIGHT * rep.stars_total + rep.final.resources.total() > STAR_WEIGHT * result.stars + (result.leftover or 0):
-            result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), first, rep
-    if status == cp_model.OPTIMAL:
+    result.cuts = cuts
+    if status == "infeasible":
+        raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
+    candidates = [x for x in (line, first) if x is not None]
+    best_value = -1
+    for cand in candidates:
+        rep = replay(game, cand)
+        if not rep.legal:
+            raise ModelDisagreement(f"the engine rejects a line of the model: {rep.error}")
+        value = STAR_WEIGHT * rep.stars_total + rep.final.resources.total()
+        if value > best_value:
+            best_value = value
+            result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), cand, rep
+    result.star_bound = bound // STAR_WEIGHT if bound is not None else None
+    if bound is not None and best_value >= bound:
         result.status = "optimal"
         result.star_bound = result.stars
-    elif status == cp_model.INFEASIBLE:
-        raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
     result.solve_time = elapsed
     if result.status == "optimal" and prove:
         result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options)
@@ -156,31 +257,48 @@ def solve_optimal(
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
     """A good line from the small model (one slot per realm and turn), checked by the engine."""
-    rm = build(game, ModelOptions(tricks=options.tricks, slots=len(game.realms), trick_list=options.trick_list))
+    rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list))
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = _solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
-    status = solver.solve(rm.model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    line = rm.decode(solver)
-    _checked(game, line, sum(solver.value(x) for x in rm.realm_stars), int(solver.value(rm.leftover)))
+    _, line, _, _ = solve_with_cuts(rm, solver)
+    if line is not None:
+        _replayed(game, line)
     return line
 
 
 def prove_no_more(game: Game, stars: int, time_limit: float | None = None, workers: int | None = None, options: ModelOptions = ModelOptions()) -> dict[str, Any]:
-    """The certificate's proof: 'stars >= stars + 1' solved as a feasibility question."""
+    """The certificate's proof: 'stars >= stars + 1' is INFEASIBLE.
+
+    Asked of the relaxed model; a solution the engine cannot order is cut off and the question
+    asked again (deterministically, so `solve verify` repeats it). A solution the engine can
+    order would be a better legal line: then the claimed optimum was wrong."""
     params = load_params("proof")
     rm = build(game, options)
     rm.model.add(rm.stars >= stars + 1)
     solver = _solver(params, time_limit, workers)
-    status = solver.solve(rm.model)
+    cuts, det, wall = 0, 0.0, 0.0
+    while True:
+        status = solver.solve(rm.model)
+        det += solver.deterministic_time
+        wall += solver.wall_time
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        found = decode_line(rm, solver)
+        if isinstance(found, Line):
+            raise ModelDisagreement(f"a legal line with more than {stars} stars exists:\n{found.to_text()}")
+        cuts += 1
+        if cuts > MAX_CUTS:
+            status = cp_model.UNKNOWN
+            break
+        rm.forbid_history(solver, found)
     return {
         "question": f"stars >= {stars + 1}",
         "status": solver.status_name(status),
-        "deterministic_time": solver.deterministic_time,
-        "wall_time": solver.wall_time,
+        "cuts": cuts,
+        "deterministic_time": det,
+        "wall_time": wall,
         "params": _effective(solver),
     }
 
@@ -198,22 +316,19 @@ def solve_target(
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = _solver(params, time_limit, workers)
-    solver.parameters.stop_after_first_solution = True
     t0 = time.perf_counter()
-    status = solver.solve(rm.model)
-    result = RoundResult("target", "unknown", target=target, params=_effective(solver), slots=[len(s) for s in rm.turn_slots])
+    status, line, bound, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    result = RoundResult("target", "unknown", target=target, params=_effective(solver), slots=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
     result.deterministic_time = solver.deterministic_time
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        stars = sum(solver.value(s) for s in rm.realm_stars)
-        leftover = int(solver.value(rm.leftover))
-        line = rm.decode(solver)
-        result.stars, result.leftover, result.line = stars, leftover, line
-        result.replay = _checked(game, line, stars, leftover)
-        if stars < target:
-            raise ModelDisagreement(f"witness has {stars} stars, below the target {target}")
+    result.cuts = cuts
+    if line is not None:
+        rep = _replayed(game, line)
+        result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), line, rep
+        if rep.stars_total < target:
+            raise ModelDisagreement(f"witness has {rep.stars_total} stars, below the target {target}")
         result.status = "reachable"
-    elif status == cp_model.INFEASIBLE:
+    elif status == "infeasible":
         result.status = "unreachable"
         result.star_bound = target - 1
         result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "deterministic_time": solver.deterministic_time, "params": _effective(solver)}

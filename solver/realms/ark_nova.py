@@ -93,95 +93,93 @@ class ArkNova(Realm):
         rows.append(("stars gained", str(stars)))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        return max(n for b, n in zip(self.benefit, self.circles) if b != "S")
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Any # may go here (a column with no outlined circle is legal): no bound of its own."""
+        return 10**6
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
         C = range(self.n)
-        avail = [m.new_constant(a) for a in self.start]
-        outlined = [m.new_constant(a) for a in self.start]
-        take: dict[tuple[int, int], object] = {}
+        T = enc.turns
+        # outlined[t][c]: circles outlined in column c during turn t (outlines happen at turn ends)
+        outlined = [[m.new_constant(a) for a in self.start]]
         outline: dict[tuple[int, int], object] = {}
+        for t in range(T):
+            now = outlined[-1]
+            nxt = []
+            if t == T - 1:
+                break  # no outline at the end of the round's last turn
+            roll = enc.rolls[t]
+            placed = [enc.rolled_placed(t, k) for k in (0, 1)]
+            os_ = []
+            need = []
+            for c in C:
+                elig = [placed[k] for k in (0, 1) if c in self.columns_for(roll[k])]
+                if not elig:
+                    continue
+                o = enc.bool("outline", f"end t{t + 1}", c + 1)
+                outline[t, c] = o
+                os_.append(o)
+                m.add_bool_or([~p for p in elig]).only_enforce_if(o)  # a rolled die not placed here
+                m.add(now[c] <= self.circles[c] - 1).only_enforce_if(o)  # room in the column
+                room = enc.bool("room", f"end t{t + 1}", c + 1)
+                m.add(now[c] <= self.circles[c] - 1).only_enforce_if(room)
+                m.add(now[c] >= self.circles[c]).only_enforce_if(~room)
+                need.append((room, elig))
+            if os_:
+                m.add(sum(os_) <= 1)
+                for room, elig in need:
+                    for p in elig:
+                        m.add_bool_or([p, ~room] + os_)  # exactly one outline when one is possible
+            for c in C:
+                if (t, c) in outline:
+                    z = enc.int(0, self.circles[c], "outlined", f"end t{t + 1}", c + 1)
+                    m.add(z == now[c] + outline[t, c])
+                    nxt.append(z)
+                else:
+                    nxt.append(now[c])
+            outlined.append(nxt)
+        while len(outlined) < T:
+            outlined.append(outlined[-1])
+        take: dict[tuple[int, int], object] = {}
+        crossed = [0 for _ in C]
         star_terms = []
-        for step in enc.steps:
-            if hasattr(step, "slot"):
-                e = step
-                tag = f"t{e.t + 1}s{e.slot.s + 1}"
-                xs = []
-                new_avail = []
-                for c in C:
-                    x = enc.bool("column", tag, c + 1)
-                    take[e.index, c] = x
-                    xs.append(x)
-                    m.add_bool_or([e.val[c + 1], e.val[6]]).only_enforce_if(x)
-                    g = enc.int(0, self.circles[c], "gain", tag, c + 1)
-                    m.add(g == avail[c]).only_enforce_if(x)
-                    m.add(g == 0).only_enforce_if(~x)
-                    if self.benefit[c] == "S":
-                        star_terms.append(g)
-                    else:
-                        enc.add_gain(e, self.benefit[c], g)
-                    na = enc.int(0, self.circles[c], "outlined_uncrossed", f"after {tag}", c + 1)
-                    m.add(na == avail[c] - g)
-                    new_avail.append(na)
-                m.add(sum(xs) == e.active)
-                avail = new_avail
-            else:
-                t = step.t
-                if t == enc.turns - 1:
-                    continue  # no outline at the end of the round's last turn
-                roll = enc.rolls[t]
-                placed = [enc.rolled_placed(t, k) for k in (0, 1)]
-                os_ = []
-                for c in C:
-                    elig = [placed[k] for k in (0, 1) if c in self.columns_for(roll[k])]
-                    if not elig:
-                        continue
-                    o = enc.bool("outline", f"end t{t + 1}", c + 1)
-                    outline[t, c] = o
-                    os_.append(o)
-                    # eligible: some rolled die showing c (or a 6) was not placed here
-                    m.add_bool_or([~p for p in elig]).only_enforce_if(o)
-                    m.add(outlined[c] <= self.circles[c] - 1).only_enforce_if(o)
-                    # room and eligible => an outline must happen (somewhere eligible)
-                    room = enc.bool("room", f"end t{t + 1}", c + 1)
-                    m.add(outlined[c] <= self.circles[c] - 1).only_enforce_if(room)
-                    m.add(outlined[c] >= self.circles[c]).only_enforce_if(~room)
-                    outline[t, c, "room"] = room
-                    outline[t, c, "elig"] = elig
-                if os_:
-                    m.add(sum(os_) <= 1)
-                    for c in C:
-                        if (t, c) in outline:
-                            room = outline[t, c, "room"]
-                            for p in outline[t, c, "elig"]:
-                                m.add_bool_or([p, ~room] + os_)
-                new_avail, new_out = [], []
-                for c in C:
-                    if (t, c) in outline:
-                        na = enc.int(0, self.circles[c], "outlined_uncrossed", f"end t{t + 1}", c + 1)
-                        no = enc.int(0, self.circles[c], "outlined", f"end t{t + 1}", c + 1)
-                        m.add(na == avail[c] + outline[t, c])
-                        m.add(no == outlined[c] + outline[t, c])
-                        new_avail.append(na)
-                        new_out.append(no)
-                    else:
-                        new_avail.append(avail[c])
-                        new_out.append(outlined[c])
-                avail, outlined = new_avail, new_out
+        for e in enc.events:
+            xs = []
+            for c in C:
+                x = enc.bool("column", e.tag, c + 1)
+                take[e.i, c] = x
+                xs.append(x)
+                m.add_bool_or([e.val[c + 1], e.val[6]]).only_enforce_if(x)
+                # outlined circles when this event happens: those of its turn
+                here = outlined[e.t][c]
+                g = enc.int(0, self.circles[c], "gain", e.tag, c + 1)
+                m.add(g == here - crossed[c]).only_enforce_if(x)
+                m.add(g == 0).only_enforce_if(~x)
+                crossed[c] = crossed[c] + g
+                if self.benefit[c] == "S":
+                    star_terms.append(g)
+                else:
+                    enc.add_gain(e, self.benefit[c], g)
+            m.add(sum(xs) == e.active)
         enc.stars = sum(star_terms)
 
-        def can_take(e, v):
-            return ~enc.false  # any # may go to its column, even with no outlined circle
+        def can_take(turn: int, v: int):
+            return enc.true  # any # may go to its column, even with no outlined circle
 
         def decode(solver, e):
             for c in C:
-                if solver.boolean_value(take[e.index, c]):
+                if solver.boolean_value(take[e.i, c]):
                     return make_choice(column=c + 1)
             raise AssertionError("ark-nova: active event without a column")
 
         def lits(e, choice):
-            c = dict(choice)["column"] - 1
-            return [take[e.index, c]] if (e.index, c) in take else [enc.false]
+            c = dict(choice).get("column", 0) - 1
+            return [take[e.i, c]] if (e.i, c) in take else [enc.false]
 
         def decode_end(solver, t):
             for c in C:
@@ -191,7 +189,7 @@ class ArkNova(Realm):
 
         def end_lits(t, choice):
             if not choice:
-                return []
+                return [~outline[t, c] for c in C if (t, c) in outline]
             c = dict(choice)["column"] - 1
             return [outline[t, c]] if (t, c) in outline else [enc.false]
 

@@ -121,6 +121,14 @@ class Realm:
         return f"{self.card.get('usage', '')}\nScoring: {self.card.get('scoring', '')}"
 
     # ---- model face --------------------------------------------------------------------
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """A proven bound on this realm's activations in a round."""
+        raise NotImplementedError
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """A proven bound on the resources (all kinds together) one activation can give."""
+        raise NotImplementedError
+
     def encode(self, enc: "RealmEncoder") -> None:
         """Add this realm's rules to the CP-SAT model (gains, costs, stars, placeability)."""
         raise NotImplementedError

@@ -152,6 +152,13 @@ class FeastForOdin(Realm):
         rows.append(("shapes used", " ".join(map(str, used)) or "-"))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        return max(sum(1 for x in cells if self.islands[i][x] in KINDS) for i, _, cells in self.placements)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation fills at least one square."""
+        return sum(len(isl) for isl in self.islands)
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
@@ -159,39 +166,43 @@ class FeastForOdin(Realm):
         shapes = sorted(self.shapes)
         place: dict[tuple[int, int], object] = {}
         marks: dict[int, list] = {s: [] for s in shapes}
-        cover: dict[tuple[int, Cell], list] = {}
-        by_event: dict[int, list[tuple[int, object]]] = {}
+        cover: dict[tuple[int, int, Cell], object] = {}  # (event, island, cell)
         for e in enc.events:
-            tag = f"t{e.t + 1}s{e.slot.s + 1}"
             ys = []
+            cells_of: dict[tuple[int, Cell], list] = {}
             for p, (i, s, cells) in enumerate(PL):
-                y = enc.bool("place", tag, self.island_names[i], f"shape{s}", cells_text(cells))
-                place[e.index, p] = y
+                y = enc.bool("place", e.tag, self.island_names[i], f"shape{s}", cells_text(cells))
+                place[e.i, p] = y
                 ys.append(y)
                 m.add_bool_or([e.val[s], e.val[6]]).only_enforce_if(y)
                 for x in cells:
-                    cover.setdefault((i, x), []).append(y)
+                    cells_of.setdefault((i, x), []).append(y)
                 gain = {K: sum(1 for x in cells if self.islands[i][x] == K) for K in KINDS}
                 for K, n in gain.items():
                     if n:
                         enc.add_gain(e, K, n * y)
-            by_event[e.index] = list(enumerate(ys))
+            for (i, x), lst in cells_of.items():
+                c = enc.bool("covers", e.tag, self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
+                m.add(sum(lst) == c)
+                cover[e.i, i, x] = c
             m.add(sum(ys) == e.active)
             for s in shapes:
-                uses = sum(place[e.index, p] for p, (_, ss, _) in enumerate(PL) if ss == s)
+                uses = sum(place[e.i, p] for p, (_, ss, _) in enumerate(PL) if ss == s)
                 # the shape is marked used unless the # is a 6
-                with6 = enc.bool("shape_by_6", tag, s)
+                with6 = enc.bool("shape_by_6", e.tag, s)
                 m.add(with6 <= uses)
                 m.add(with6 <= e.val[6])
                 m.add(with6 >= uses + e.val[6] - 1)
-                marks[s].append(uses - with6)
+                mark = enc.bool("marks_shape", e.tag, s)
+                m.add(mark == uses - with6)
+                marks[s].append((e, mark))
         for s in shapes:
-            m.add(sum(marks[s]) <= 1)
+            m.add(sum(x for _, x in marks[s]) <= 1)
         filled = {}
         for i, isl in enumerate(self.islands):
             for x in isl:
                 f = enc.bool("filled", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
-                m.add(sum(cover.get((i, x), [])) == f)
+                m.add(sum(cover[e.i, i, x] for e in enc.events if (e.i, i, x) in cover) == f)
                 filled[i, x] = f
         star_terms = [filled[i, x] for i, isl in enumerate(self.islands) for x in isl if isl[x] == "S"]
         for i, isl in enumerate(self.islands):
@@ -199,34 +210,47 @@ class FeastForOdin(Realm):
             star_terms.append(self.bonus * done)
         enc.stars = sum(star_terms)
 
-        def can_take(e, v):
-            free = {}
-            for i, isl in enumerate(self.islands):
-                for x in isl:
-                    before = [place[ee.index, p] for ee in enc.events if ee.index < e.index for p, (ii, _, cells) in enumerate(PL) if ii == i and x in cells]
-                    f = enc.bool("filled_before", f"t{e.t + 1}s{e.slot.s + 1}", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
-                    m.add(sum(before) == f)
-                    free[i, x] = ~f
-            opts = []
-            unused = None
-            if v != 6:
-                used_before = sum(marks[v][k] for k, ee in enumerate(enc.events) if ee.index < e.index)
-                unused = enc.bool("shape_unused_before", f"t{e.t + 1}s{e.slot.s + 1}", v)
-                m.add(used_before == 0).only_enforce_if(unused)
-                m.add(used_before >= 1).only_enforce_if(~unused)
+        fb_cache: dict = {}
+
+        def filled_before(i: int, x: Cell, turn: int):
+            key = (i, x, turn)
+            if key not in fb_cache:
+                fb_cache[key] = enc.reify_or(
+                    [enc.both(cover[e.i, i, x], e.before(turn), "filled_by", e.tag, f"t{turn + 1}", f"{x[0] + 1}{x[1] + 1}") for e in enc.events if (e.i, i, x) in cover],
+                    "filled_before", f"t{turn + 1}", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
+            return fb_cache[key]
+
+        ub_cache: dict = {}
+
+        def used_before(s: int, turn: int):
+            key = (s, turn)
+            if key not in ub_cache:
+                ub_cache[key] = enc.reify_or(
+                    [enc.both(mk, e.before(turn), "used_by", e.tag, f"t{turn + 1}", s) for e, mk in marks[s]],
+                    "shape_used_before", f"t{turn + 1}", s)
+            return ub_cache[key]
+
+        def can_take(turn: int, v: int):
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            if turn == 0:
+                m.add(z == 1)  # an empty sheet takes every shape
+                return z
             for p, (i, s, cells) in enumerate(PL):
                 if v != 6 and s != v:
                     continue
-                parts = [free[i, x] for x in cells] + ([unused] if unused is not None else [])
-                opts.append(enc.reify(parts, "fits", f"t{e.t + 1}s{e.slot.s + 1}", p))
-            return enc.reify_or(opts, "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+                parts = [~filled_before(i, x, turn) for x in cells]
+                if v != 6:
+                    parts.append(~used_before(s, turn))
+                m.add_bool_or([~q for q in parts] + [z])
+            return z
 
         def decode(solver, e):
-            for p, y in by_event[e.index]:
-                if solver.boolean_value(y):
-                    i, s, cells = PL[p]
+            for p, (i, s, cells) in enumerate(PL):
+                if solver.boolean_value(place[e.i, p]):
                     return make_choice(island=self.island_names[i], shape=s, cells=cells_text(cells))
             raise AssertionError("feast-for-odin: active event without a placement")
+
+        index = {pl: p for p, pl in enumerate(PL)}
 
         def lits(e, choice):
             c = dict(choice)
@@ -234,10 +258,7 @@ class FeastForOdin(Realm):
                 key = (self.island_names.index(c["island"]), c["shape"], parse_cells(c["cells"]))
             except (ValueError, IllegalAction, KeyError):
                 return [enc.false]
-            for p, pl in enumerate(PL):
-                if pl == key:
-                    return [place[e.index, p]]
-            return [enc.false]
+            return [place[e.i, index[key]]] if key in index else [enc.false]
 
         enc.can_take = can_take
         enc.decode_choice = decode

@@ -96,6 +96,13 @@ class Libertalia(Realm):
         half = (self.n + 1) // 2
         return [("pirates", "  ".join(cells[:half])), ("", "  ".join(cells[half:])), ("stars paid", str(stars))]
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        return max(self.benefit(p)[0].total() for p in range(self.n))
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation completes a pirate."""
+        return self.n
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
@@ -105,46 +112,44 @@ class Libertalia(Realm):
         on: dict[tuple[int, int], object] = {}
         star_terms = []
         for e in enc.events:
-            tag = f"t{e.t + 1}s{e.slot.s + 1}"
             xs = []
             for p in P:
-                x = enc.bool("fill", tag, f"pirate{p + 1}")
-                on[e.index, p] = x
+                x = enc.bool("fill", e.tag, f"pirate{p + 1}")
+                on[e.i, p] = x
                 xs.append(x)
                 for v in range(1, 7):
-                    fill[e.index, p, v] = enc.bool("digit", tag, f"pirate{p + 1}", v)
-                m.add(sum(fill[e.index, p, v] for v in range(1, 7)) == x)
-                b = enc.bool("benefit", tag, f"pirate{p + 1}")
+                    fill[e.i, p, v] = enc.bool("digit", e.tag, f"pirate{p + 1}", v)
+                m.add(sum(fill[e.i, p, v] for v in range(1, 7)) == x)
+                b = enc.bool("benefit", e.tag, f"pirate{p + 1}")
                 m.add_implication(b, x)
-                take[e.index, p] = b
-                gain, s = self.benefit(p)
+                take[e.i, p] = b
+                gain, stars = self.benefit(p)
                 for K in KINDS:
                     if gain.get(K):
                         enc.add_gain(e, K, gain.get(K) * b)
                     if self.cost(p).get(K):
                         enc.add_cost(e, K, self.cost(p).get(K) * b)
-                if s:
-                    star_terms.append(s * b)
+                if stars:
+                    star_terms.append(stars * b)
             for v in range(1, 7):
-                m.add(sum(fill[e.index, p, v] for p in P) == e.val[v])
+                m.add(sum(fill[e.i, p, v] for p in P) == e.val[v])
             m.add(sum(xs) == e.active)
         filled, number = {}, {}
         for p in P:
             filled[p] = enc.bool("complete", f"pirate{p + 1}")
-            m.add(sum(on[e.index, p] for e in enc.events) == filled[p])
+            m.add(sum(on[e.i, p] for e in enc.events) == filled[p])
             number[p] = enc.int(0, 66, "number", f"pirate{p + 1}")
-            m.add(number[p] == sum(self.number(p, v) * fill[e.index, p, v] for e in enc.events for v in range(1, 7)))
+            m.add(number[p] == sum(self.number(p, v) * fill[e.i, p, v] for e in enc.events for v in range(1, 7)))
         for p in P:
             for q in P:
-                if q <= p:
-                    continue
-                # ascending in reading order; neighbours may not be equal
-                strict = 1 if q == p + 1 else 0
-                m.add(number[p] + strict <= number[q]).only_enforce_if([filled[p], filled[q]])
+                if q > p:
+                    # ascending in reading order; neighbours may not be equal
+                    strict = 1 if q == p + 1 else 0
+                    m.add(number[p] + strict <= number[q]).only_enforce_if([filled[p], filled[q]])
         all_done = enc.reify([filled[p] for p in P], "all_complete")
         enc.stars = sum(star_terms) + self.bonus * all_done
 
-        ok_cache: dict[tuple[int, int, int], object] = {}
+        ok_cache: dict = {}
 
         def q_ok(q: int, p: int, v: int):
             """pirate q, if complete, allows pirate p to show the number for v"""
@@ -162,31 +167,41 @@ class Libertalia(Realm):
                 ok_cache[key] = z
             return ok_cache[key]
 
-        def can_take(e, v):
-            fb = {}
-            for q in P:
-                f = enc.bool("complete_before", f"t{e.t + 1}s{e.slot.s + 1}", f"pirate{q + 1}")
-                m.add(sum(on[ee.index, q] for ee in enc.events if ee.index < e.index) == f)
-                fb[q] = f
-            opts = []
+        fb_cache: dict = {}
+
+        def filled_before(q: int, turn: int):
+            key = (q, turn)
+            if key not in fb_cache:
+                if turn == 0:
+                    fb_cache[key] = enc.false
+                else:
+                    fb_cache[key] = enc.reify_or(
+                        [enc.both(on[e.i, q], e.before(turn), "filled_by", e.tag, f"t{turn + 1}", f"pirate{q + 1}") for e in enc.events],
+                        "complete_before", f"t{turn + 1}", f"pirate{q + 1}")
+            return fb_cache[key]
+
+        def can_take(turn: int, v: int):
+            # filling a pirate without its benefit costs nothing
+            z = enc.bool("placeable", f"t{turn + 1}", v)
             for p in P:
-                parts = [~fb[p]]
+                parts = [~filled_before(p, turn)]
                 for q in P:
                     if q != p:
-                        parts.append(enc.reify_or([~fb[q], q_ok(q, p, v)], "pirate_allows_now", f"t{e.t + 1}s{e.slot.s + 1}", q + 1, p + 1, v))
-                opts.append(enc.reify(parts, "fits", f"t{e.t + 1}s{e.slot.s + 1}", f"pirate{p + 1}", v))
-            return enc.reify_or(opts, "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+                        parts.append(enc.reify_or([~filled_before(q, turn), q_ok(q, p, v)], "allows_now", f"t{turn + 1}", q + 1, p + 1, v))
+                fits = enc.reify(parts, "fits", f"t{turn + 1}", f"pirate{p + 1}", v)
+                m.add_implication(fits, z)
+            return z
 
         def decode(solver, e):
             for p in P:
-                if solver.boolean_value(on[e.index, p]):
-                    return make_choice(pirate=p + 1, benefit=bool(solver.boolean_value(take[e.index, p])))
+                if solver.boolean_value(on[e.i, p]):
+                    return make_choice(pirate=p + 1, benefit=bool(solver.boolean_value(take[e.i, p])))
             raise AssertionError("libertalia: active event without a pirate")
 
         def lits(e, choice):
             c = dict(choice)
             p = c["pirate"] - 1
-            return [on[e.index, p], take[e.index, p] if c["benefit"] else ~take[e.index, p]]
+            return [on[e.i, p], take[e.i, p] if c["benefit"] else ~take[e.i, p]]
 
         enc.can_take = can_take
         enc.decode_choice = decode

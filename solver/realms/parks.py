@@ -80,24 +80,30 @@ class Parks(Realm):
             rows.append((f"trail {t + 1}", " ".join(cells)))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        return 1
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation visits a new site: at most one per site."""
+        return sum(len(tr) for tr in self.trails)
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
         T = range(len(self.trails))
-        # reached[e][t][i]: before event e, a site at position >= i of trail t has been visited
-        reached = [[[enc.false for _ in self.trails[t]] for t in T]]
         visit: dict[tuple[int, int, int], object] = {}
+        # reached[e][t][i]: before event e, a site at position >= i of trail t was visited
+        reached = [[[enc.false for _ in self.trails[t]] for t in T]]
         for e in enc.events:
             now = reached[-1]
             nxt = []
             for t in T:
-                row = []
                 ys = []
                 for i, (n, b) in enumerate(self.trails[t]):
-                    y = enc.bool("visit", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", f"site{i + 1}")
+                    y = enc.bool("visit", e.tag, f"trail{t + 1}", f"site{i + 1}")
                     m.add_implication(y, e.val[n])
-                    m.add_implication(y, ~now[t][i])  # no backtracking
-                    visit[e.index, t, i] = y
+                    m.add_implication(y, ~now[t][i])  # never left of a visited site
+                    visit[e.i, t, i] = y
                     ys.append(y)
                     if b != "S":
                         enc.add_gain(e, b, y)
@@ -105,44 +111,55 @@ class Parks(Realm):
                         for K in ("P", "H", "C"):
                             if self.last_cost[t].get(K):
                                 enc.add_cost(e, K, self.last_cost[t].get(K) * y)
+                row = []
                 for i in range(len(self.trails[t])):
-                    z = enc.bool("reached", f"after t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", f"site{i + 1}")
+                    z = enc.bool("reached", f"after {e.tag}", f"trail{t + 1}", f"site{i + 1}")
                     m.add_max_equality(z, [now[t][i]] + ys[i:])
                     row.append(z)
                 nxt.append(row)
-            m.add(sum(visit[e.index, t, i] for t in T for i in range(len(self.trails[t]))) == e.active)
+            m.add(sum(visit[e.i, t, i] for t in T for i in range(len(self.trails[t]))) == e.active)
             reached.append(nxt)
-        # redundant, for the LP: no backtracking makes every visit a new site
+        # redundant (the LP needs it): each site is visited at most once, and a trail's visits
+        # are at most its sites right of ... (no backtracking makes every visit a new site)
         for t in T:
             for i in range(len(self.trails[t])):
-                m.add(sum(visit[e.index, t, i] for e in enc.events) <= 1)
-        enc.stars = sum(y for (ei, t, i), y in visit.items() if self.trails[t][i][1] == "S")
-        enc.stars_ub = min(6, sum(1 for tr in self.trails for _, b in tr if b == "S"))
+                m.add(sum(visit[e.i, t, i] for e in enc.events) <= 1)
+        enc.stars = sum(y for (_, t, i), y in visit.items() if self.trails[t][i][1] == "S")
 
-        def can_take(e, v):
-            opts = []
+        ge_cache: dict = {}
+
+        def visit_ge(e, t, i):
+            key = (e.i, t, i)
+            if key not in ge_cache:
+                ge_cache[key] = enc.reify_or([visit[e.i, t, j] for j in range(i, len(self.trails[t]))], "visit_ge", e.tag, f"trail{t + 1}", f"site{i + 1}")
+            return ge_cache[key]
+
+        def can_take(turn: int, v: int):
+            # a cost-free site v not yet passed at the start of the turn forces "placeable"
+            z = enc.bool("placeable", f"t{turn + 1}", v)
             for t in T:
                 i = self.site(t, v)
-                if i is None:
+                if i is None or i == len(self.trails[t]) - 1:
                     continue
-                free = ~reached[e.index][t][i]
-                if i == len(self.trails[t]) - 1:
-                    pay = enc.affordable(e, self.last_cost[t], "can_pay_last", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}")
-                    opts.append(enc.reify([free, pay], "can_take_site", f"t{e.t + 1}s{e.slot.s + 1}", f"trail{t + 1}", v))
-                else:
-                    opts.append(free)
-            return enc.reify_or(opts, "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+                if turn == 0:
+                    m.add(z == 1)
+                    continue
+                passed = enc.reify_or(
+                    [enc.both(visit_ge(e, t, i), e.before(turn), "passed_by", e.tag, f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}") for e in enc.events],
+                    "passed", f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}")
+                m.add_bool_or([passed, z])
+            return z
 
         def decode(solver, e):
             for t in T:
                 for i in range(len(self.trails[t])):
-                    if solver.boolean_value(visit[e.index, t, i]):
+                    if solver.boolean_value(visit[e.i, t, i]):
                         return make_choice(trail=t + 1)
             raise AssertionError("parks: active event without a visit")
 
         def lits(e, choice):
             t = dict(choice)["trail"] - 1
-            return [sum(visit[e.index, t, i] for i in range(len(self.trails[t])))]
+            return [sum(visit[e.i, t, i] for i in range(len(self.trails[t])))]
 
         enc.can_take = can_take
         enc.decode_choice = decode

@@ -82,6 +82,13 @@ class Wurfelwelten(Realm):
             rows.append((f"world {w + 1}", f"[{shown.strip()}]  sum {sum(faces)}  benefits left {''.join(left) or '-'}"))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        return 1
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation writes a face: at most one per face."""
+        return self.faces * len(self.card["worlds"])
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
@@ -89,39 +96,35 @@ class Wurfelwelten(Realm):
         W = range(len(worlds))
         write: dict[tuple[int, int, int], object] = {}  # (event, world, value)
         tick: dict[tuple[int, int, str], object] = {}  # (event, world, kind)
-        per_world: dict[int, list] = {w: [] for w in W}
+        on: dict[tuple[int, int], object] = {}
         for e in enc.events:
-            tag = f"t{e.t + 1}s{e.slot.s + 1}"
             xs = []
             for w in W:
-                x = enc.bool("write", tag, f"world{w + 1}")
+                x = enc.bool("write", e.tag, f"world{w + 1}")
+                on[e.i, w] = x
                 xs.append(x)
-                per_world[w].append((e, x))
                 for v in range(1, 7):
-                    write[e.index, w, v] = enc.bool("face", tag, f"world{w + 1}", v)
-                m.add(sum(write[e.index, w, v] for v in range(1, 7)) == x)
+                    write[e.i, w, v] = enc.bool("face", e.tag, f"world{w + 1}", v)
+                m.add(sum(write[e.i, w, v] for v in range(1, 7)) == x)
                 kinds = sorted(set(worlds[w]))
                 for K in kinds:
-                    tick[e.index, w, K] = enc.bool("tick", tag, f"world{w + 1}", K)
-                    enc.add_gain(e, K, tick[e.index, w, K])
-                m.add(sum(tick[e.index, w, K] for K in kinds) == x)
+                    tick[e.i, w, K] = enc.bool("tick", e.tag, f"world{w + 1}", K)
+                    enc.add_gain(e, K, tick[e.i, w, K])
+                m.add(sum(tick[e.i, w, K] for K in kinds) == x)
             for v in range(1, 7):
-                m.add(sum(write[e.index, w, v] for w in W) == e.val[v])
+                m.add(sum(write[e.i, w, v] for w in W) == e.val[v])
             m.add(sum(xs) == e.active)
-        count = {}
-        sums = {}
-        complete = {}
-        distinct = {}
+        count, sums, complete, distinct = {}, {}, {}, {}
         for w in W:
-            m.add(sum(x for _, x in per_world[w]) <= self.faces)
+            n = sum(on[e.i, w] for e in enc.events)
+            m.add(n <= self.faces)
             for K in set(worlds[w]):
-                m.add(sum(tick[e.index, w, K] for e in enc.events) <= worlds[w].count(K))
+                m.add(sum(tick[e.i, w, K] for e in enc.events) <= worlds[w].count(K))
             for v in range(1, 7):
-                count[w, v] = sum(write[e.index, w, v] for e in enc.events)
+                count[w, v] = sum(write[e.i, w, v] for e in enc.events)
             sums[w] = enc.int(0, 6 * self.faces, "sum", f"world{w + 1}")
             m.add(sums[w] == sum(v * count[w, v] for v in range(1, 7)))
             complete[w] = enc.bool("complete", f"world{w + 1}")
-            n = sum(x for _, x in per_world[w])
             m.add(n == self.faces).only_enforce_if(complete[w])
             m.add(n <= self.faces - 1).only_enforce_if(~complete[w])
             distinct[w] = enc.bool("distinct", f"world{w + 1}")
@@ -147,27 +150,39 @@ class Wurfelwelten(Realm):
             any_eq = enc.reify_or([equal[w, o] for o in W if o != w], "sum_matches", f"world{w + 1}")
             star_terms.append(enc.reify([complete[w], any_eq], "star_sum", f"world{w + 1}"))
         enc.stars = sum(star_terms)
+        # redundant, for the LP: stars need complete worlds (3 faces each, at most 2 stars a
+        # world); a complete world has 3 faces; distinct faces show each value at most once; a
+        # matching sum (>= 3) needs a face in another world
+        m.add(3 * enc.stars <= 2 * sum(e.active for e in enc.events))
+        n_faces = {w: sum(on[e.i, w] for e in enc.events) for w in W}
+        for w in W:
+            m.add(self.faces * complete[w] <= n_faces[w])
+            for v in range(1, 7):
+                m.add(count[w, v] + (self.faces - 1) * distinct[w] <= self.faces)
+            m.add(star_terms[2 * w + 1] <= sum(n_faces[o] for o in W if o != w))
 
-        def can_take(e, v):
-            # any world with an empty face before this event (no condition on the value)
-            full = []
-            for w in W:
-                before = sum(x for ee, x in per_world[w] if ee.index < e.index)
-                f = enc.bool("full_before", f"t{e.t + 1}s{e.slot.s + 1}", f"world{w + 1}")
-                m.add(before >= self.faces).only_enforce_if(f)
-                m.add(before <= self.faces - 1).only_enforce_if(~f)
-                full.append(f)
-            return enc.reify_or([~f for f in full], "can_take", f"t{e.t + 1}s{e.slot.s + 1}", v)
+        capacity = self.faces * len(worlds)
+
+        def can_take(turn: int, v: int):
+            # every activation writes one face: an empty face is left until 9 are written
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            written = sum(e.active for e in enc.events if e.t < turn)
+            full = enc.bool("full", f"t{turn + 1}")
+            m.add(written >= capacity).only_enforce_if(full)
+            m.add(written <= capacity - 1).only_enforce_if(~full)
+            m.add_bool_or([z, full])
+            return z
 
         def decode(solver, e):
             for (ei, w, K), x in tick.items():
-                if ei == e.index and solver.boolean_value(x):
+                if ei == e.i and solver.boolean_value(x):
+                    face = next(v for v in range(1, 7) if solver.boolean_value(write[ei, w, v]))
                     return make_choice(world=w + 1, benefit=K)
             raise AssertionError("wurfelwelten: active event without a tick")
 
         def lits(e, choice):
             c = dict(choice)
-            key = (e.index, c["world"] - 1, c["benefit"])
+            key = (e.i, c.get("world", 0) - 1, c.get("benefit"))
             return [tick[key]] if key in tick else [enc.false]
 
         enc.can_take = can_take
