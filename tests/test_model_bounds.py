@@ -1,0 +1,94 @@
+"""The model's proven bounds hold on every legal line, and solver tricks keep the optimum.
+
+A bound that a legal line could exceed would make the model lose lines (and its "proofs"
+wrong), so each is checked against random legal lines played in the engine.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solver.engine import apply_action, end_turn, start
+from solver.line import Activation, Compensation
+from solver.model import ModelOptions, extras_bound
+from solver.ordering import order_turn
+from solver.playout import random_line
+from solver.realms import REALM_MODULES
+from solver.solve import STAR_WEIGHT, solve_optimal
+
+from conftest import make_game
+
+ALL = sorted(REALM_MODULES)
+rolls_st = st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=6)
+
+
+def _walk(game, line):
+    """Yield (turn, state before, action, state after) for every action of a legal line."""
+    state = start(game)
+    for t, turn in enumerate(line.turns):
+        for action in turn.actions:
+            after = apply_action(game, state, action)
+            yield t, state, action, after
+            state = after
+        state = end_turn(game, state, dict(turn.end))
+
+
+@given(keys=st.permutations(ALL).map(lambda p: p[:3]), rolls=rolls_st, seed=st.integers(0, 10**6))
+def test_bounds_hold_on_random_lines(keys, rolls, seed):
+    game = make_game(keys, rolls)
+    line = random_line(game, random.Random(seed), max_actions=6, stop=0.1)
+    per_realm = {k: 0 for k in keys}
+    extras = {}
+    for t, before, action, after in _walk(game, line):
+        if isinstance(action, Compensation):
+            continue
+        realm = game.realms[game.index(action.realm)]
+        per_realm[action.realm] += 1
+        # what the realm gave = the change in resources + everything paid for this activation
+        paid = action.source.cost().total() + action.pumpkin_cost() + _card_cost(game, before, action)
+        gained = (after.resources - before.resources).total() + paid
+        assert gained <= realm.max_gain_per_activation(game.rules)
+        if action.extra:
+            extras[t] = extras.get(t, 0) + 1
+    for key, n in per_realm.items():
+        assert n <= game.realms[game.index(key)].max_events(game.turns, game.rules)
+    for t, n in extras.items():
+        assert n <= extras_bound(game, t), f"turn {t + 1}: {n} extras > bound {extras_bound(game, t)}"
+
+
+def _card_cost(game, state, action: Activation) -> int:
+    from solver.realms.base import Use
+
+    r = game.index(action.realm)
+    roll = game.rolls[state.turn]
+    eff = game.realms[r].apply(state.sheets[r], Use(action.source.base_value(roll) + action.shift, action.source, roll, state.turn), action.choice, game.rules)
+    return eff.cost.total()
+
+
+@pytest.mark.parametrize("key", ALL)
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2))
+def test_tricks_keep_the_optimum(key, rolls):
+    game = make_game([key], rolls)
+    plain = solve_optimal(game, time_limit=30, options=ModelOptions(tricks=False), prove=False)
+    tricked = solve_optimal(game, time_limit=30, options=ModelOptions(tricks=True), prove=False)
+    assert plain.status == tricked.status == "optimal"
+    assert STAR_WEIGHT * plain.stars + plain.leftover == STAR_WEIGHT * tricked.stars + tricked.leftover
+
+
+@given(keys=st.permutations(ALL).map(lambda p: p[:3]), rolls=rolls_st, seed=st.integers(0, 10**6))
+def test_ordering_finds_an_order_for_every_legal_turn(keys, rolls, seed):
+    """Shuffle each legal turn across realms; the engine search must find an order again."""
+    game = make_game(keys, rolls)
+    line = random_line(game, random.Random(seed), max_actions=5, stop=0.1)
+    state = start(game)
+    for turn in line.turns:
+        per_realm = [[a for a in turn.actions if isinstance(a, Activation) and a.realm == r.key] for r in game.realms]
+        comps = [a for a in turn.actions if isinstance(a, Compensation)]
+        random.Random(seed).shuffle(per_realm)
+        order = order_turn(game, state, per_realm, comps)
+        assert order is not None, f"no order found for a legal turn: {[a.text() for a in turn.actions]}"
+        for action in turn.actions:
+            state = apply_action(game, state, action)
+        state = end_turn(game, state, dict(turn.end))
