@@ -13,12 +13,12 @@ import click
 from rich.console import Console
 
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
-from solver.commands import EXIT_INPUT, build_game, check_line, solve_round
+from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, solve_game, solve_round
 from solver.errors import InputError
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
-from solver.render import Progress, print_check, print_round, print_verification, realm_card, realms_table
-from solver.report import check_report, realm_report, realms_report, round_report, verify_report
+from solver.render import Progress, print_check, print_game, print_round, print_verification, realm_card, realms_table
+from solver.report import check_report, game_report, realm_report, realms_report, round_report, verify_report
 
 
 def _stdout() -> Console:
@@ -76,6 +76,26 @@ def round_command(realms: str, rolls_path: str, target: int | None, time_limit: 
         print_round(_stdout(), game, result)
         if cert_path:
             click.echo(f"certificate written to {cert_path}")
+    raise click.exceptions.Exit(result.exit_code)
+
+
+@cli.command("game")
+@click.option("--realms", required=True, help="Nine realms, comma-separated: three per round, in round order.")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file with 27 turns (9 per round).")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each round.")
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable; docs/rules-options.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+def game_command(realms: str, rolls_path: str, time_limit: float | None, workers: int | None,
+                 opts: tuple[str, ...], as_json: bool) -> None:
+    """A full base game: 3 rounds of 9 turns; each round's best line and the game total."""
+    games = _guarded(lambda: build_full_game(realms, rolls_path, opts))
+    with Progress() as progress:
+        result = _guarded(lambda: solve_game(games, time_limit, workers, progress=progress.callback))
+    if as_json:
+        _emit_json(game_report(result))
+    else:
+        print_game(_stdout(), result)
     raise click.exceptions.Exit(result.exit_code)
 
 

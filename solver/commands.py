@@ -27,6 +27,8 @@ EXIT_UNKNOWN = 3  # a time limit stopped the solver: no answer, never a success
 REALMS_PER_ROUND = 3
 #: turns in one round of the base game
 TURNS_PER_ROUND = 9
+#: rounds in a base game
+ROUNDS = 3
 
 
 def parse_realm_list(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -123,3 +125,62 @@ def check_line(game: Game, line_path: str) -> CheckResult:
     except UnicodeDecodeError:  # load_line only catches OSError
         raise InputError(f"{line_path}: not a text file") from None
     return CheckResult(game, line, replay(game, line))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A full game: three independent rounds (resources reset between rounds)."""
+
+    rounds: tuple[tuple[Game, RoundResult], ...]
+
+    @property
+    def status(self) -> str:
+        statuses = {r.status for _, r in self.rounds}
+        return "optimal" if statuses == {"optimal"} else "unknown"
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_OK if self.status == "optimal" else 3
+
+    @property
+    def stars(self) -> int | None:
+        vals = [r.stars for _, r in self.rounds]
+        return None if any(v is None for v in vals) else sum(vals)  # type: ignore[arg-type]
+
+    @property
+    def leftover(self) -> int | None:
+        vals = [r.leftover for _, r in self.rounds]
+        return None if any(v is None for v in vals) else sum(vals)  # type: ignore[arg-type]
+
+    @property
+    def star_bound(self) -> int | None:
+        vals = [r.star_bound for _, r in self.rounds]
+        return None if any(v is None for v in vals) else sum(vals)  # type: ignore[arg-type]
+
+
+def build_full_game(realms: str | Sequence[str], rolls_path: str, options: Sequence[str] = ()) -> list[Game]:
+    """A base game: 9 realms (3 per round, in round order) and 27 turns of rolls (9 per round)."""
+    names = [n.strip() for n in (realms.split(",") if isinstance(realms, str) else realms) if n.strip()]
+    if len(names) != ROUNDS * REALMS_PER_ROUND:
+        raise InputError(f"--realms: a game has {ROUNDS} rounds of {REALMS_PER_ROUND} realms: name {ROUNDS * REALMS_PER_ROUND}, got {len(names)}")
+    rules = parse_rule_options(options)
+    rolls = load_rolls(rolls_path, max_turns=ROUNDS * TURNS_PER_ROUND)
+    if len(rolls) != ROUNDS * TURNS_PER_ROUND:
+        raise InputError(f"{rolls_path}: a game has {ROUNDS * TURNS_PER_ROUND} turns ({ROUNDS} rounds of {TURNS_PER_ROUND}), the file has {len(rolls)}")
+    games = []
+    for i in range(ROUNDS):
+        keys = parse_realm_list(names[i * REALMS_PER_ROUND:(i + 1) * REALMS_PER_ROUND])
+        part = rolls[i * TURNS_PER_ROUND:(i + 1) * TURNS_PER_ROUND]
+        games.append(Game(tuple(get_realm(k) for k in keys), part, rules))
+    return games
+
+
+def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: int | None = None,
+               progress: Callable[[int, int], None] | None = None) -> GameResult:
+    """Each round's best line; rounds share nothing (resources reset), so the game's optimum is
+    the sum of the rounds' optima."""
+    out = []
+    for game in games:
+        require_solver_model(game)
+        out.append((game, solve_round(game, None, time_limit, workers, progress)))
+    return GameResult(tuple(out))

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .certificate import Verification
-from .commands import CheckResult
+from .commands import CheckResult, GameResult
 from .engine import Game, RoundState, Step, realm_stars
 from .line import Action, Activation, Compensation, Line, TurnPlay
 from .realms.base import Realm
@@ -190,6 +190,10 @@ def round_summary(game: Game, result: RoundResult) -> Text:
     else:
         if st == "optimal":
             head = _status_text("OPTIMAL", st, f": {result.stars} stars, proven (stars ≥ {(result.stars or 0) + 1} is INFEASIBLE)")
+        elif getattr(result, "stars_proven", False) and not result.proof:
+            head = _status_text("UNKNOWN", st, f": {result.stars} stars is proven the most any line can score, but the "
+                                               f"leftover tie-break ({result.leftover}, bound {result.leftover_bound}) was not "
+                                               "proven before the time limit. This is NOT a proven optimum")
         elif result.stars is not None and result.star_bound == result.stars and result.proof:
             head = _status_text("UNKNOWN", st, f": the search reached {result.stars} stars with bound {result.stars}, "
                                                f"but the proof that {result.stars + 1} stars are impossible "
@@ -221,6 +225,23 @@ def print_round(console: Console, game: Game, result: RoundResult) -> None:
         console.print(sheets_table(game, result.replay.final, "Final sheets"))
         console.print(Text("line (text format):\n" + result.line.to_text().rstrip()))
     console.print(round_summary(game, result))
+
+
+def print_game(console: Console, result: "GameResult") -> None:
+    """Each round as `solve round` prints it, then the game total."""
+    for i, (game, res) in enumerate(result.rounds, 1):
+        console.rule(f"Round {i}: {realm_order(game)}")
+        print_round(console, game, res)
+    table = Table(title="Game total")
+    for col in ("round", "realms", "status", "stars", "leftover", "star bound"):
+        table.add_column(col)
+    for i, (game, res) in enumerate(result.rounds, 1):
+        table.add_row(str(i), realm_order(game), res.status.upper(), _plain(res.stars), _plain(res.leftover), _plain(res.star_bound))
+    table.add_row("game", "", result.status.upper(), _plain(result.stars), _plain(result.leftover), _plain(result.star_bound))
+    console.print(table)
+    if result.status != "optimal":
+        console.print(Text("UNKNOWN: at least one round is not proven optimal; the total is NOT a proven optimum",
+                           style=STATUS_STYLE.get("unknown", "bold")))
 
 
 def print_check(console: Console, check: CheckResult) -> None:

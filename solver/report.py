@@ -174,3 +174,14 @@ def realm_report(realm: Realm) -> dict[str, Any]:
             "card": card_data(realm),
         },
     }
+
+
+def game_report(result: "GameResult") -> dict[str, Any]:
+    """A full game: status (optimal only if every round is), totals, and each round's report."""
+    return {
+        "status": result.status,
+        "stars": result.stars,
+        "leftover": result.leftover,
+        "bound": result.star_bound,
+        "rounds": [round_report(game, res) for game, res in result.rounds],
+    }
