@@ -14,6 +14,7 @@ REALM_MODULES: dict[str, str] = {
     "feast-for-odin": "feast_for_odin",
     "libertalia": "libertalia",
     "parks": "parks",
+    "red-rising": "red_rising",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
@@ -29,7 +30,6 @@ ENGINE_ONLY_MODULES: dict[str, str] = {
     "my-little-scythe": "my_little_scythe",
     "between-two-castles": "between_two_castles",
     "pendulum": "pendulum",
-    "red-rising": "red_rising",
     "azul": "azul",
 }
 

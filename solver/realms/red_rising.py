@@ -93,5 +93,136 @@ class RedRising(Realm):
             rows.append((f"row {r + 1} ({self.row_bonus[r]})", pad + cells))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """A # fills one card, which lies in exactly one row: it completes at most that row."""
+        return max(b.total() for b in self.row_bonus)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation writes on an empty card: at most one per card."""
+        return len(self.cards)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        N = range(len(self.cards))
+        idx = {c: i for i, c in enumerate(self.cards)}
+        write: dict[tuple[int, int, int], object] = {}  # (event, card, value)
+        on: dict[tuple[int, int], object] = {}  # (event, card)
+        for e in enc.events:
+            xs = []
+            for i, name in enumerate(self.cards):
+                x = enc.bool("write", e.tag, f"card{name}")
+                on[e.i, i] = x
+                xs.append(x)
+                for v in range(1, 7):
+                    write[e.i, i, v] = enc.bool("number", e.tag, f"card{name}", v)
+                m.add(sum(write[e.i, i, v] for v in range(1, 7)) == x)
+            for v in range(1, 7):
+                m.add(sum(write[e.i, i, v] for i in N) == e.val[v])
+            m.add(sum(xs) == e.active)  # write the # on one card
+        # each card is written once ("any empty card"); its number
+        filled, number = {}, {}
+        for i, name in enumerate(self.cards):
+            filled[i] = enc.bool("filled", f"card{name}")
+            m.add(sum(on[e.i, i] for e in enc.events) == filled[i])
+            number[i] = enc.int(0, 6, "number", f"card{name}")
+            m.add(number[i] == sum(v * write[e.i, i, v] for e in enc.events for v in range(1, 7)))
+        # "a card must be lower than every card directly above it": every filled pair, any order
+        for a, bs in self.under.items():
+            for b in bs:
+                ia, ib = idx[a], idx[b]
+                m.add(number[ib] + 1 <= number[ia]).only_enforce_if([filled[ia], filled[ib]])
+                # redundant (LP): a card holding v has only numbers < v under it, > v above it
+                for v in range(1, 7):
+                    m.add(sum(write[e.i, ia, v] for e in enc.events) + sum(write[e.i, ib, w] for e in enc.events for w in range(v, 7)) <= 1)
+        # "completing a row gains": the row's bonus goes to the event writing its last card
+        done_prev = [enc.false for _ in self.rows]
+        row_cards = [[idx[c] for c in row] for row in self.rows]
+        upto = {i: 0 for i in N}
+        for e in enc.events:
+            for i in N:
+                upto[i] = upto[i] + on[e.i, i]
+            for r, cards in enumerate(row_cards):
+                done = enc.bool("row_complete", f"after {e.tag}", f"row{r + 1}")
+                # done <=> every card of the row written by this event (inclusive)
+                for i in cards:
+                    m.add(done <= upto[i])
+                m.add(done >= sum(upto[i] for i in cards) - (len(cards) - 1))
+                comp = enc.bool("completes_row", e.tag, f"row{r + 1}")
+                m.add(done == done_prev[r] + comp)
+                m.add(comp <= sum(on[e.i, i] for i in cards))
+                for K in ("P", "H", "C"):
+                    if self.row_bonus[r].get(K):
+                        enc.add_gain(e, K, self.row_bonus[r].get(K) * comp)
+                done_prev[r] = done
+        # scoring: mini-pyramids and all nine
+        star_terms = []
+        for a, bs in self.under.items():
+            star_terms.append(enc.reify([filled[idx[a]]] + [filled[idx[b]] for b in bs], "pyramid", f"card{a}"))
+        all_done = enc.reify([filled[i] for i in N], "all_filled")
+        star_terms.append(self.bonus_all * all_done)
+        enc.stars = sum(star_terms)
+        # redundant (LP): a mini-pyramid needs its top card; all nine need every card
+        for k, a in enumerate(self.under):
+            m.add(star_terms[k] <= filled[idx[a]])
+        m.add(len(self.cards) * all_done <= sum(filled[i] for i in N))
+
+        fb_cache: dict = {}
+
+        def filled_before(i: int, turn: int):
+            key = (i, turn)
+            if key not in fb_cache:
+                z = enc.bool("filled_before", f"t{turn + 1}", f"card{self.cards[i]}")
+                m.add(z == sum(on[e.i, i] for e in enc.events if e.t < turn))
+                fb_cache[key] = z
+            return fb_cache[key]
+
+        cmp_cache: dict = {}
+
+        def above_v(i: int, v: int, strict_greater: bool):
+            """literal <=> number[i] > v (strict_greater) or number[i] < v"""
+            key = (i, v, strict_greater)
+            if key not in cmp_cache:
+                z = enc.bool("greater" if strict_greater else "less", f"card{self.cards[i]}", v)
+                if strict_greater:
+                    m.add(number[i] >= v + 1).only_enforce_if(z)
+                    m.add(number[i] <= v).only_enforce_if(~z)
+                else:
+                    m.add(number[i] <= v - 1).only_enforce_if(z)
+                    m.add(number[i] >= v).only_enforce_if(~z)
+                cmp_cache[key] = z
+            return cmp_cache[key]
+
+        def can_take(turn: int, v: int):
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            if turn == 0:
+                m.add(z == 1)  # an empty sheet takes any # on any card
+                return z
+            for i, name in enumerate(self.cards):
+                # card empty, every filled card above it higher, every filled card under it lower
+                blockers = [filled_before(i, turn)]
+                for a in self.above[name]:
+                    ia = idx[a]
+                    blockers.append(enc.reify([filled_before(ia, turn), ~above_v(ia, v, True)], "blocks", f"t{turn + 1}", f"card{a}", f"card{name}", v))
+                for b in self.under.get(name, []):
+                    ib = idx[b]
+                    blockers.append(enc.reify([filled_before(ib, turn), ~above_v(ib, v, False)], "blocks", f"t{turn + 1}", f"card{b}", f"card{name}", v))
+                m.add_bool_or(blockers + [z])
+            return z
+
+        def decode(solver, e):
+            for i, name in enumerate(self.cards):
+                if solver.boolean_value(on[e.i, i]):
+                    return make_choice(card=name)
+            raise AssertionError("red-rising: active event without a card")
+
+        def lits(e, choice):
+            name = dict(choice).get("card")
+            return [on[e.i, idx[name]]] if name in idx else [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
 
 REALM = RedRising
