@@ -15,6 +15,7 @@ REALM_MODULES: dict[str, str] = {
     "libertalia": "libertalia",
     "parks": "parks",
     "red-rising": "red_rising",
+    "between-two-castles": "between_two_castles",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
@@ -28,7 +29,6 @@ ENGINE_ONLY_MODULES: dict[str, str] = {
     "viticulture": "viticulture",
     "tapestry": "tapestry",
     "my-little-scythe": "my_little_scythe",
-    "between-two-castles": "between_two_castles",
     "pendulum": "pendulum",
     "azul": "azul",
 }
