@@ -277,10 +277,16 @@ def realms_table(realms: Sequence[Realm]) -> Table:
     table.add_column("key")
     table.add_column("title")
     table.add_column("provenance")
+    table.add_column("solve")
     table.add_column("also known as")
     for r in realms:
-        table.add_row(r.key, r.title, r.provenance, Text(", ".join(r.aliases)))
+        table.add_row(r.key, r.title, r.provenance, "solve + check" if solvable(r) else "check only", Text(", ".join(r.aliases)))
     return table
+
+
+def solvable(realm: Realm) -> bool:
+    """The realm has a CP-SAT model (else only the engine: `solve check` works, `solve round` not)."""
+    return type(realm).encode is not Realm.encode
 
 
 def realm_card(realm: Realm) -> Group:

@@ -149,7 +149,8 @@ def card_data(realm: Realm) -> dict[str, Any]:
 
 
 def realm_summary(realm: Realm) -> dict[str, Any]:
-    return {"key": realm.key, "title": realm.title, "provenance": realm.provenance, "aliases": realm.aliases}
+    return {"key": realm.key, "title": realm.title, "provenance": realm.provenance, "aliases": realm.aliases,
+            "solvable": type(realm).encode is not Realm.encode}
 
 
 def realms_report(realms: Sequence[Realm]) -> dict[str, Any]:
