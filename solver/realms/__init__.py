@@ -17,12 +17,12 @@ REALM_MODULES: dict[str, str] = {
     "red-rising": "red_rising",
     "between-two-castles": "between_two_castles",
     "wingspan": "wingspan",
+    "scythe": "scythe",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
 #: checking, playouts) but not by the solver, and not in the solver's property suite
 ENGINE_ONLY_MODULES: dict[str, str] = {
-    "scythe": "scythe",
     "between-two-cities": "between_two_cities",
     "charterstone": "charterstone",
     "euphoria": "euphoria",

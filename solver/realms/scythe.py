@@ -17,7 +17,7 @@ from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import Resources
+from ..resources import KINDS, Resources
 from ..rules import RuleSet
 from .base import Effect, Realm, Use
 
@@ -93,6 +93,81 @@ class Scythe(Realm):
             f"({n}★{c})" if i in bottoms else f" {n}★{c} " for i, (n, c) in enumerate(zip(self.bottom, (str(x) for x in self.cost)))
         )
         return [("top (gain)", top), ("bottom (cost → ★)", bot)]
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """One activation marks at most one top cell (the only cells that give resources)."""
+        return max(Resources.of(k).total() for k in self.gain)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation marks an unmarked cell (same-column: an unmarked top cell): at most one
+        per cell."""
+        return len(self.top) if rules.scythe_bottom == "same-column" else len(self.top) + len(self.bottom)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        same = enc.rules.scythe_bottom == "same-column"
+        C = range(len(self.top))
+        # mark[e, c, row]: event e marks column c's cell of that row ("top", "bottom") -- or,
+        # same-column, row "both": the top cell of column c and then its bottom cell
+        rows = ("top", "both") if same else ("top", "bottom")
+        mark: dict[tuple[int, int, str], object] = {}
+        for e in enc.events:
+            for c in C:
+                for row in rows:
+                    x = enc.bool("mark", e.tag, row, f"column{c + 1}")
+                    mark[e.i, c, row] = x
+                    # the # names the cell: the top cell showing it (top, both) or the bottom one
+                    m.add_implication(x, e.val[self.bottom[c] if row == "bottom" else self.top[c]])
+                    if row in ("top", "both"):
+                        for K in KINDS:
+                            if Resources.of(self.gain[c]).get(K):
+                                enc.add_gain(e, K, Resources.of(self.gain[c]).get(K) * x)
+                    if row in ("bottom", "both"):
+                        for K in KINDS:
+                            if self.cost[c].get(K):
+                                enc.add_cost(e, K, self.cost[c].get(K) * x)
+            m.add(sum(mark[e.i, c, row] for c in C for row in rows) == e.active)
+        # each cell is marked at most once (mark=both marks the top and the bottom cell)
+        top_marks = {c: [mark[e.i, c, r] for e in enc.events for r in rows if r in ("top", "both")] for c in C}
+        bottom_marks = {c: [mark[e.i, c, r] for e in enc.events for r in rows if r in ("bottom", "both")] for c in C}
+        for c in C:
+            m.add(sum(top_marks[c]) <= 1)
+            m.add(sum(bottom_marks[c]) <= 1)
+        enc.stars = sum(x for c in C for x in bottom_marks[c])
+
+        marked_cache: dict = {}
+
+        def top_marked_before(turn: int, c: int):
+            key = (turn, c)
+            if key not in marked_cache:
+                z = enc.bool("top_marked", f"t{turn + 1}", f"column{c + 1}")
+                m.add(z == sum(mark[e.i, c, r] for e in enc.events if e.t < turn for r in rows if r in ("top", "both")))
+                marked_cache[key] = z
+            return marked_cache[key]
+
+        def can_take(turn: int, v: int):
+            # a top cell costs nothing: the top cell showing v, unmarked at the start of the turn
+            # (every bottom cell has a cost, so it never forces this)
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            m.add_bool_or([z, top_marked_before(turn, self.top.index(v))])
+            return z
+
+        def decode(solver, e):
+            for (ei, c, row), x in mark.items():
+                if ei == e.i and solver.boolean_value(x):
+                    return make_choice(mark=row)
+            raise AssertionError("scythe: active event without a mark")
+
+        def lits(e, choice):
+            row = dict(choice).get("mark")
+            if row not in rows:
+                return [enc.false]
+            return [sum(mark[e.i, c, row] for c in C)]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
 
 
 REALM = Scythe
