@@ -18,6 +18,7 @@ REALM_MODULES: dict[str, str] = {
     "between-two-castles": "between_two_castles",
     "wingspan": "wingspan",
     "scythe": "scythe",
+    "pendulum": "pendulum",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
@@ -29,7 +30,6 @@ ENGINE_ONLY_MODULES: dict[str, str] = {
     "viticulture": "viticulture",
     "tapestry": "tapestry",
     "my-little-scythe": "my_little_scythe",
-    "pendulum": "pendulum",
     "azul": "azul",
 }
 

@@ -90,5 +90,111 @@ class Pendulum(Realm):
         hg = "  ".join("{" + " ".join(f"x{v}" if v in marked else str(v) for v in h) + "}" for h in self.hourglasses)
         return [("spaces (outlined)", sp), ("hourglasses", hg), ("stars gained", str(stars))]
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """An outline gains nothing; a mark completes at most the one hourglass holding its
+        number, which pays every space outlined (each at most once): all spaces' resources."""
+        return self.payout(tuple(range(len(self.spaces))))[0].total()
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation outlines a new space or marks a new number: spaces + 6 numbers."""
+        return len(self.spaces) + sum(len(h) for h in self.hourglasses)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        S = range(len(self.spaces))
+        G = range(len(self.hourglasses))
+        glass_of = {v: g for g, h in enumerate(self.hourglasses) for v in h}
+        outline: dict[tuple[int, int], object] = {}  # (event, space)
+        mark: dict[int, object] = {}
+        marks: dict[tuple[int, int], object] = {}  # (event, number)
+        for e in enc.events:
+            for s in S:
+                outline[e.i, s] = enc.bool("outline", e.tag, f"space{s + 1}")
+            mark[e.i] = enc.bool("mark", e.tag)
+            # outline one space with any #, or mark that exact # in its hourglass
+            m.add(sum(outline[e.i, s] for s in S) + mark[e.i] == e.active)
+            for v in range(1, 7):
+                x = enc.bool("marks", e.tag, v)
+                m.add(x <= mark[e.i])
+                m.add(x <= e.val[v])
+                m.add(x >= mark[e.i] + e.val[v] - 1)
+                marks[e.i, v] = x
+        for s in S:
+            m.add(sum(outline[e.i, s] for e in enc.events) <= 1)  # a space is outlined once
+        for v in range(1, 7):
+            m.add(sum(marks[e.i, v] for e in enc.events) <= 1)  # a number is marked once
+        # "when an hourglass is completed: gain everything in all outlined spaces": the event
+        # marking the hourglass's last number pays the spaces outlined by earlier events
+        star_spaces = [s for s in S if "S" in self.spaces[s]]
+        outlined_before = {s: 0 for s in S}
+        marked_upto = {v: 0 for v in range(1, 7)}
+        done_prev = [enc.false for _ in G]
+        star_terms = []
+        completes_any: list = []
+        for e in enc.events:
+            for v in range(1, 7):
+                marked_upto[v] = marked_upto[v] + marks[e.i, v]
+            comps = []
+            for g, h in enumerate(self.hourglasses):
+                done = enc.bool("hourglass_complete", f"after {e.tag}", f"hourglass{g + 1}")
+                for v in h:
+                    m.add(done <= marked_upto[v])
+                m.add(done >= sum(marked_upto[v] for v in h) - (len(h) - 1))
+                c = enc.bool("completes", e.tag, f"hourglass{g + 1}")
+                m.add(done == done_prev[g] + c)
+                m.add(c <= sum(marks[e.i, v] for v in h))
+                comps.append(c)
+                done_prev[g] = done
+            comp = sum(comps)  # at most one: the # lies in one hourglass
+            completes_any.append(comp)
+            for s in S:
+                pay = enc.bool("pays", e.tag, f"space{s + 1}")
+                m.add(pay <= comp)
+                m.add(pay <= outlined_before[s])
+                m.add(pay >= comp + outlined_before[s] - 1)
+                for k in self.spaces[s]:
+                    if k in KINDS:
+                        enc.add_gain(e, k, pay)
+                    else:
+                        star_terms.append(pay)
+            for s in S:
+                outlined_before[s] = outlined_before[s] + outline[e.i, s]
+        enc.stars = sum(star_terms)
+        # redundant (LP): stars come from hourglass completions (one per hourglass), each paying
+        # at most the star spaces, and need those spaces outlined
+        n_comp = sum(completes_any)
+        m.add(n_comp <= len(self.hourglasses))
+        m.add(enc.stars <= len(star_spaces) * n_comp)
+        m.add(enc.stars <= len(self.hourglasses) * sum(outline[e.i, s] for e in enc.events for s in star_spaces))
+
+        def can_take(turn: int, v: int):
+            # any # outlines a space not yet outlined; v marks if v is not yet marked
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            for s in S:
+                m.add(z + sum(outline[e.i, s] for e in enc.events if e.t < turn) >= 1)
+            m.add(z + sum(marks[e.i, v] for e in enc.events if e.t < turn) >= 1)
+            return z
+
+        def decode(solver, e):
+            for s in S:
+                if solver.boolean_value(outline[e.i, s]):
+                    return make_choice(action="outline", space=s + 1)
+            if solver.boolean_value(mark[e.i]):
+                return make_choice(action="mark")
+            raise AssertionError("pendulum: active event without an action")
+
+        def lits(e, choice):
+            c = dict(choice)
+            if c.get("action") == "mark" and set(c) == {"action"}:
+                return [mark[e.i]]
+            if c.get("action") == "outline" and set(c) == {"action", "space"} and (e.i, (c["space"] if isinstance(c["space"], int) else 0) - 1) in outline:
+                return [outline[e.i, c["space"] - 1]]
+            return [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
 
 REALM = Pendulum
