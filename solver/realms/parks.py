@@ -157,9 +157,17 @@ class Parks(Realm):
                         return make_choice(trail=t + 1)
             raise AssertionError("parks: active event without a visit")
 
+        on_trail: dict = {}
+
         def lits(e, choice):
-            t = dict(choice)["trail"] - 1
-            return [sum(visit[e.i, t, i] for i in range(len(self.trails[t])))]
+            t = dict(choice).get("trail", 0) - 1
+            if t not in T:
+                return [enc.false]
+            if (e.i, t) not in on_trail:
+                z = enc.bool("on_trail", e.tag, f"trail{t + 1}")
+                m.add(sum(visit[e.i, t, i] for i in range(len(self.trails[t]))) == z)
+                on_trail[e.i, t] = z
+            return [on_trail[e.i, t]]
 
         enc.can_take = can_take
         enc.decode_choice = decode
