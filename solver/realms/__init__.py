@@ -19,6 +19,7 @@ REALM_MODULES: dict[str, str] = {
     "wingspan": "wingspan",
     "scythe": "scythe",
     "pendulum": "pendulum",
+    "viticulture": "viticulture",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
@@ -27,7 +28,6 @@ ENGINE_ONLY_MODULES: dict[str, str] = {
     "between-two-cities": "between_two_cities",
     "charterstone": "charterstone",
     "euphoria": "euphoria",
-    "viticulture": "viticulture",
     "tapestry": "tapestry",
     "my-little-scythe": "my_little_scythe",
     "azul": "azul",

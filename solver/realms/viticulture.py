@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import Resources
+from ..resources import KINDS, Resources
 from ..rules import RuleSet
 from .base import Effect, Realm, Use
 
@@ -101,6 +101,133 @@ class Viticulture(Realm):
             cells.append(f"({g})" if g in circled else (f" x{g}" if g in crossed else f" {g} "))
         orders = " ".join(f"[{o}✓]" if o in filled else f"[{o}]" for o in self.orders)
         return [("grapes", " ".join(cells)), ("wine orders", orders)]
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """Circling a grape gains its one printed resource; filling an order gains none."""
+        return max(Resources.of(k).total() for k in self.grapes(rules))
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation circles a grape never circled before (at most 6) or fills an unfilled
+        order (at most one per order)."""
+        return 6 + len(self.orders)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        grapes = self.grapes(enc.rules)
+        G = range(1, 7)
+        O = list(self.orders)
+        circle: dict[tuple[int, int], object] = {}  # (event, grape)
+        cross: dict[tuple[int, int], object] = {}  # (event, grape)
+        fill: dict[tuple[int, int], object] = {}  # (event, order)
+        for e in enc.events:
+            for g in G:
+                circle[e.i, g] = x = enc.bool("circle", e.tag, f"grape{g}")
+                m.add_implication(x, e.val[g])  # circle grape # (the # names the grape)
+                for K in KINDS:
+                    if Resources.of(grapes[g - 1]).get(K):
+                        enc.add_gain(e, K, Resources.of(grapes[g - 1]).get(K) * x)
+            for o in O:
+                fill[e.i, o] = enc.bool("fill", e.tag, f"order{o}")
+            filling = enc.bool("fills_an_order", e.tag)
+            m.add(filling == sum(fill[e.i, o] for o in O))
+            for g in G:
+                cross[e.i, g] = y = enc.bool("cross", e.tag, f"grape{g}")
+                m.add_implication(y, filling)  # grapes are crossed off only to fill an order
+            # either circle a grape or fill an order
+            m.add(sum(circle[e.i, g] for g in G) + filling == e.active)
+            # the order's value = # + the crossed grapes (at least one grape)
+            m.add(
+                sum(v * e.val[v] for v in range(1, 7)) + sum(g * cross[e.i, g] for g in G) == sum(o * fill[e.i, o] for o in O)
+            ).only_enforce_if(filling)
+            m.add(sum(cross[e.i, g] for g in G) >= filling)
+        # a grape is circled at most once in the round; it is crossed off only when circled
+        # earlier and not yet crossed (crosses so far <= circles before)
+        for g in G:
+            m.add(sum(circle[e.i, g] for e in enc.events) <= 1)
+            for n, e in enumerate(enc.events):
+                m.add(sum(cross[f.i, g] for f in enc.events[: n + 1]) <= sum(circle[f.i, g] for f in enc.events[:n]))
+        # each order once
+        for o in O:
+            m.add(sum(fill[e.i, o] for e in enc.events) <= 1)
+        enc.stars = sum(self.orders[o] * fill[e.i, o] for e in enc.events for o in O)
+        # redundant, for the LP: the grapes crossed for an order sum to at least order - 6 and at
+        # most order - 1; every crossed grape was circled
+        crossed_sum = sum(g * cross[e.i, g] for e in enc.events for g in G)
+        filled = {o: sum(fill[e.i, o] for e in enc.events) for o in O}
+        m.add(crossed_sum >= sum((o - 6) * filled[o] for o in O))
+        m.add(crossed_sum <= sum((o - 1) * filled[o] for o in O))
+        m.add(sum(filled.values()) <= sum(cross[e.i, g] for e in enc.events for g in G))
+        m.add(sum(cross[e.i, g] for e in enc.events for g in G) <= sum(circle[e.i, g] for e in enc.events for g in G))
+
+        cache: dict = {}
+
+        def circled_before(turn: int, g: int):
+            key = ("circled", turn, g)
+            if key not in cache:
+                z = enc.bool("circled", f"t{turn + 1}", f"grape{g}")
+                m.add(z == sum(circle[e.i, g] for e in enc.events if e.t < turn))
+                cache[key] = z
+            return cache[key]
+
+        def uncrossed(turn: int, g: int):
+            """grape g is circled and not crossed off at the start of the turn"""
+            key = ("uncrossed", turn, g)
+            if key not in cache:
+                z = enc.bool("circled_uncrossed", f"t{turn + 1}", f"grape{g}")
+                m.add(z == sum(circle[e.i, g] - cross[e.i, g] for e in enc.events if e.t < turn))
+                cache[key] = z
+            return cache[key]
+
+        def open_order(turn: int, o: int):
+            key = ("open", turn, o)
+            if key not in cache:
+                z = enc.bool("order_open", f"t{turn + 1}", f"order{o}")
+                m.add(z + sum(fill[e.i, o] for e in enc.events if e.t < turn) == 1)
+                cache[key] = z
+            return cache[key]
+
+        def can_take(turn: int, v: int):
+            # both actions cost nothing: circling grape v if it was never circled, or filling an
+            # open order o with v + some circled uncrossed grapes summing to o - v
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            m.add_bool_or([z, circled_before(turn, v)])
+            for o in O:
+                for k in range(1, 7):
+                    for combo in combinations(G, k):
+                        if v + sum(combo) != o:
+                            continue
+                        fits = enc.reify(
+                            [open_order(turn, o)] + [uncrossed(turn, g) for g in combo],
+                            "order_fits", f"t{turn + 1}", v, f"order{o}", "+".join(map(str, combo)))
+                        m.add_implication(fits, z)
+            return z
+
+        def decode(solver, e):
+            for g in G:
+                if solver.boolean_value(circle[e.i, g]):
+                    return make_choice(action="grape")
+            for o in O:
+                if solver.boolean_value(fill[e.i, o]):
+                    used = [g for g in G if solver.boolean_value(cross[e.i, g])]
+                    return make_choice(action="order", order=o, grapes="+".join(map(str, used)))
+            raise AssertionError("viticulture: active event without an action")
+
+        def lits(e, choice):
+            c = dict(choice)
+            if c.get("action") == "grape":
+                return [sum(circle[e.i, g] for g in G)]
+            if c.get("action") == "order" and c.get("order") in self.orders:
+                try:
+                    used = parse_grapes(c.get("grapes"))
+                except IllegalAction:
+                    return [enc.false]
+                return [fill[e.i, c["order"]]] + [cross[e.i, g] if g in used else ~cross[e.i, g] for g in G]
+            return [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
 
 
 REALM = Viticulture
