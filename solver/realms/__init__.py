@@ -20,6 +20,7 @@ REALM_MODULES: dict[str, str] = {
     "scythe": "scythe",
     "pendulum": "pendulum",
     "viticulture": "viticulture",
+    "euphoria": "euphoria",
 }
 
 #: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
@@ -27,7 +28,6 @@ REALM_MODULES: dict[str, str] = {
 ENGINE_ONLY_MODULES: dict[str, str] = {
     "between-two-cities": "between_two_cities",
     "charterstone": "charterstone",
-    "euphoria": "euphoria",
     "tapestry": "tapestry",
     "my-little-scythe": "my_little_scythe",
     "azul": "azul",

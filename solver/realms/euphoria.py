@@ -115,5 +115,107 @@ class Euphoria(Realm):
         rows.append(("stars gained", str(stars)))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """A # is marked in one area (both on a rolled pair, if the option is on); each area
+        marked gives one bonus of at most one resource."""
+        per_area = max(1 if b in KINDS or "|" in b else 0 for _, _, b in self.bands)
+        return per_area * (len(self.areas) if rules.euphoria_pair_both else 1)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation marks a new number (1-6) in at least one area."""
+        return 6 * len(self.areas)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        A = range(len(self.areas))
+        mk: dict[tuple[int, int, int], object] = {}  # (event, area, number)
+        inn: dict[tuple[int, int], object] = {}  # (event, area)
+        band: dict[tuple[int, int, int], object] = {}  # (event, area, band)
+        pick: dict[tuple[int, int, str], object] = {}  # (event, area, P|H)
+        total = {a: 0 for a in A}
+        star_terms = []
+        for e in enc.events:
+            for a, name in enumerate(self.areas):
+                x = enc.bool("mark", e.tag, name)
+                inn[e.i, a] = x
+                for v in range(1, 7):
+                    y = enc.bool("number", e.tag, name, v)
+                    m.add(y <= e.val[v])
+                    mk[e.i, a, v] = y
+                m.add(sum(mk[e.i, a, v] for v in range(1, 7)) == x)
+            # mark the # in one area; "on a rolled pair" (as rolled) it may be marked in both
+            pair = enc.rolls[e.t][0] == enc.rolls[e.t][1]
+            if enc.rules.euphoria_pair_both and pair and len(self.areas) > 1:
+                both = enc.bool("both", e.tag)
+                m.add(both <= e.active)
+                m.add(sum(inn[e.i, a] for a in A) == e.active + (len(self.areas) - 1) * both)
+            else:
+                m.add(sum(inn[e.i, a] for a in A) == e.active)
+            # "then bonus is based on the sum of that area" (after marking)
+            for a, name in enumerate(self.areas):
+                total[a] = total[a] + sum(v * mk[e.i, a, v] for v in range(1, 7))
+                bs = []
+                for j, (lo, hi, b) in enumerate(self.bands):
+                    z = enc.bool("band", e.tag, name, f"{lo}-{hi}")
+                    band[e.i, a, j] = z
+                    bs.append(z)
+                    m.add(total[a] >= lo).only_enforce_if(z)
+                    m.add(total[a] <= hi).only_enforce_if(z)
+                    if "|" in b:
+                        opts = b.split("|")
+                        for K in opts:
+                            pick[e.i, a, K] = enc.bool("bonus", e.tag, name, K)
+                            enc.add_gain(e, K, pick[e.i, a, K])
+                        m.add(sum(pick[e.i, a, K] for K in opts) == z)
+                    elif b in KINDS:
+                        enc.add_gain(e, b, z)
+                    else:
+                        star_terms.append(z)
+                m.add(sum(bs) == inn[e.i, a])
+        for a in A:
+            for v in range(1, 7):
+                m.add(sum(mk[e.i, a, v] for e in enc.events) <= 1)  # each number once per area
+        enc.stars = sum(star_terms)
+        # redundant (LP): each star needs its own area mark
+        m.add(enc.stars <= sum(inn[e.i, a] for e in enc.events for a in A))
+
+        def can_take(turn: int, v: int):
+            # v is placeable while some area has not marked v
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            for a in A:
+                m.add(z + sum(mk[e.i, a, v] for e in enc.events if e.t < turn) >= 1)
+            return z
+
+        def decode(solver, e):
+            marked = [a for a in A if solver.boolean_value(inn[e.i, a])]
+            if not marked:
+                raise AssertionError("euphoria: active event without an area")
+            kw = {"area": "both" if len(marked) > 1 else self.areas[marked[0]]}
+            for a in marked:
+                for (ei, aa, K), x in pick.items():
+                    if ei == e.i and aa == a and solver.boolean_value(x):
+                        kw[self.areas[a]] = K
+            return make_choice(**kw)
+
+        def lits(e, choice):
+            c = dict(choice)
+            area = c.get("area")
+            if area not in self.areas + ["both"]:
+                return [enc.false]
+            idx = self.targets(area)
+            out = [inn[e.i, a] if a in idx else ~inn[e.i, a] for a in A]
+            for name, K in c.items():
+                if name == "area":
+                    continue
+                if name not in self.areas or (e.i, self.areas.index(name), K) not in pick:
+                    return [enc.false]
+                out.append(pick[e.i, self.areas.index(name), K])
+            return out
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
 
 REALM = Euphoria
