@@ -49,9 +49,14 @@ def stars(key, state, rules=R):
 
 # ---- registry and options -----------------------------------------------------------------
 
+#: the eleven base-game realms and Azul; each is engine-only until its CP-SAT face is registered
+BASE_REALMS = {"wingspan", "scythe", "between-two-cities", "charterstone", "euphoria", "viticulture", "tapestry",
+               "my-little-scythe", "between-two-castles", "pendulum", "red-rising", "azul"}
+
+
 def test_registry_engine_only_realms_resolve_but_stay_out_of_the_solver_registry():
     assert set(ENGINE_ONLY_MODULES).isdisjoint(REALM_MODULES)
-    assert len(ENGINE_ONLY_MODULES) == 12
+    assert set(ENGINE_ONLY_MODULES) | (set(REALM_MODULES) & BASE_REALMS) == BASE_REALMS
     assert resolve_realm_name("The Society") == "red-rising"
     assert resolve_realm_name("Between Two Cities") == "between-two-cities"
     assert resolve_realm_name("My Little Scythe") == "my-little-scythe"
@@ -549,7 +554,7 @@ RULE_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("key", sorted(ENGINE_ONLY_MODULES))
+@pytest.mark.parametrize("key", sorted(BASE_REALMS))
 @settings(max_examples=25, deadline=None)
 @given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=9),
        seed=st.integers(0, 10**6), variant=st.sampled_from([0, 1]))
