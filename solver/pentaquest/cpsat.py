@@ -111,6 +111,7 @@ class TurnEnumerator:
         self.N = len(game.deck)
         self._subs: dict[Dice, list] = {}
         self._meets: dict[Dice, list[int]] = {}
+        self._cache: dict[tuple, dict] = {}  # (p, free rerolls, caps, total cap) -> outcomes
         self.ability = [ABILITIES.index(c.ability) for c in game.deck.cards]
 
     def subs(self, d: Dice) -> list:
@@ -135,6 +136,24 @@ class TurnEnumerator:
             return []
         opts = self.game.options
         free = opts.first_turn_free_rerolls if t == 0 else opts.free_rerolls
+        # army: caps per ability = cards of that ability that can be in the army at turn t
+        released = min(N, 4 + t)  # an army card was defeated in a turn < t, so its index < 4 + t
+        total_cap = min(cap, t)
+        caps = [0] * 5
+        for c in range(released):
+            caps[self.ability[c]] += 1
+        caps = [min(x, total_cap) for x in caps]
+        key = (p, free, tuple(caps), total_cap)
+        per = self._cache.get(key)
+        if per is None:
+            per = self._cache[key] = self._enumerate(p, free, caps, total_cap)
+        drawn = min(N, 5 + t)
+        return [Arc(t, p, c, q, u, fops, aops) for (c, q), lst in per.items() if c < drawn
+                for u, (fops, aops) in lst]
+
+    def _enumerate(self, p: int, free: int, caps: list[int], total_cap: int) -> dict[tuple[int, int], list]:
+        """(card, next position) -> Pareto-minimal (uses, (free ops, army ops)) for one turn."""
+        L, s = self.L, self.stream
         roll = tuple(sorted(s[p:p + 5]))
         # free rerolls: BFS by number of rerolls; an earlier level (more rerolls left) dominates
         seen: dict[tuple[Dice, int], tuple] = {(roll, p + 5): ()}
@@ -154,13 +173,6 @@ class TurnEnumerator:
                     seen[key] = nops
                     nxt.append((nd, q + k, nops))
             layer = nxt
-        # army: caps per ability = cards of that ability that can be in the army at turn t
-        released = min(N, 4 + t)  # an army card was defeated in a turn < t, so its index < 4 + t
-        total_cap = min(cap, t)
-        caps = [0] * 5
-        for c in range(released):
-            caps[self.ability[c]] += 1
-        caps = [min(x, total_cap) for x in caps]
         zero: Uses = (0, 0, 0, 0, 0)
         best: dict[tuple[Dice, int], list] = {}
         states = []
@@ -172,7 +184,9 @@ class TurnEnumerator:
             nxt = []
             if time.perf_counter() > self.deadline:
                 raise BuildTimeout
-            for d, q, u, fops, aops in frontier:
+            for i, (d, q, u, fops, aops) in enumerate(frontier):
+                if i % 512 == 511 and time.perf_counter() > self.deadline:
+                    raise BuildTimeout
                 children = []
                 distinct = sorted(set(d))
                 if u[PLUS] < caps[PLUS]:
@@ -201,23 +215,16 @@ class TurnEnumerator:
             frontier = nxt
             if not frontier:
                 break
-        drawn = min(N, 5 + t)
         # Pareto per (card, next position)
         per: dict[tuple[int, int], list] = {}
         for d, q, u, fops, aops in states:
             for c in self.meets(d):
-                if c >= drawn:
-                    continue
                 lst = per.setdefault((c, q), [])
                 if _dominated(u, lst):
                     continue
                 lst[:] = [(v, w) for v, w in lst if not all(a <= b for a, b in zip(u, v))]
                 lst.append((u, (fops, aops)))
-        arcs = []
-        for (c, q), lst in per.items():
-            for u, (fops, aops) in lst:
-                arcs.append(Arc(t, p, c, q, u, fops, aops))
-        return arcs
+        return per
 
 
 def build_model(game: Game, cap: int, enum: TurnEnumerator | None = None):  # type: ignore[no-untyped-def]
