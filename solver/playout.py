@@ -66,3 +66,33 @@ def exhaustive_best(game: Game, max_actions: int | None = None) -> tuple[int, Li
             actions = []
     best.cache_clear()
     return value, Line(tuple(turns))
+
+
+def greedy_line(game: Game) -> Line:
+    """A quick legal line: each turn, place rolled dice (unchanged) where they add the most
+    score now, compensate a die that fits nowhere. Never optimal, always legal; a fallback and a
+    first hint for the solver."""
+    from .engine import realm_stars
+    from .line import Activation, Compensation
+
+    def value(st: RoundState) -> int:
+        return 10 * sum(realm_stars(game, st)) + st.resources.total()
+
+    state = start(game)
+    turns: list[TurnPlay] = []
+    for t in range(game.turns):
+        actions: list[Action] = []
+        while True:
+            options = [
+                a for a in legal_actions(game, state)
+                if (isinstance(a, Activation) and a.source.kind == "die" and a.shift == 0 and not a.extra) or isinstance(a, Compensation)
+            ]
+            if not options:
+                break
+            best = max(options, key=lambda a: (value(apply_action(game, state, a)), isinstance(a, Activation)))
+            state = apply_action(game, state, best)
+            actions.append(best)
+        end = end_choice_sets(game, state)[0]
+        turns.append(turn_play(game.rolls[t], actions, end))
+        state = end_turn(game, state, end)
+    return Line(tuple(turns))

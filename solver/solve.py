@@ -19,6 +19,7 @@ from .engine import Game, Replay, apply_action, end_turn, replay, start
 from .errors import IllegalAction
 from .line import Line, TurnPlay
 from .ordering import order_turn
+from .playout import greedy_line
 from .model import ModelOptions, RoundModel
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
@@ -228,8 +229,10 @@ def solve_optimal(
     params = load_params("optimal")
     t0 = time.perf_counter()
     first = _quick_line(game, params, time_limit, options) if options.extras is None else None
+    if first is None:
+        first = greedy_line(game)  # always a legal line to start from (and to show)
     result = RoundResult("optimal", "unknown", params={})
-    lines = [first] if first is not None else []
+    lines = [first]
     # 2. most stars
     rm = build(game, options)
     rm.model.maximize(rm.stars)
@@ -288,6 +291,7 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
     """A good line from the small model (one slot per realm and turn), checked by the engine."""
     rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list))
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    rm.hint_line(greedy_line(game))
     solver = _solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
