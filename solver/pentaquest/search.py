@@ -1,6 +1,6 @@
 """Exact solver: memoised depth-first branch-and-bound over turn-start states.
 
-Why this shape (measured in docs/performance-pentaquest.md): one defeat per turn means that
+Why this shape (measured in docs/performance.md (Pentaquest section)): one defeat per turn means that
 after t turns the first min(N, 5+t) cards have been drawn, so a turn-start state is fully
 described by (set of defeated cards, stream position, army ability counts). Army cards with the
 same ability are interchangeable, so only counts matter; score = N - total army uses.
