@@ -141,6 +141,11 @@ class Viticulture(Realm):
                 sum(v * e.val[v] for v in range(1, 7)) + sum(g * cross[e.i, g] for g in G) == sum(o * fill[e.i, o] for o in O)
             ).only_enforce_if(filling)
             m.add(sum(cross[e.i, g] for g in G) >= filling)
+            # redundant (the LP): the same sum without the enforcement literal -- with no order
+            # there are no crosses and the # is 0..6
+            lhs = sum(v * e.val[v] for v in range(1, 7)) + sum(g * cross[e.i, g] for g in G)
+            m.add(lhs >= sum(o * fill[e.i, o] for o in O))
+            m.add(lhs <= sum(o * fill[e.i, o] for o in O) + 6 * (1 - filling))
         # a grape is circled at most once in the round; it is crossed off only when circled
         # earlier and not yet crossed (crosses so far <= circles before)
         for g in G:
