@@ -40,3 +40,11 @@ def engine_score(game: Game, line: Line) -> tuple[int, int]:
     rep = replay(game, line)
     assert rep.legal, rep.error
     return rep.stars_total, rep.final.resources.total()
+
+
+def examples(n: int):
+    """Per-test example count for the CI profile (solver calls are costly); the 'thorough'
+    profile keeps its own larger count."""
+    if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci":
+        return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return lambda f: f

@@ -18,7 +18,7 @@ from solver.playout import random_line
 from solver.realms import REALM_MODULES
 from solver.solve import STAR_WEIGHT, solve_optimal
 
-from conftest import make_game
+from conftest import examples, make_game
 
 ALL = sorted(REALM_MODULES)
 rolls_st = st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=6)
@@ -68,6 +68,7 @@ def _card_cost(game, state, action: Activation) -> int:
 
 
 @pytest.mark.parametrize("key", ALL)
+@examples(3)
 @given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2))
 def test_tricks_keep_the_optimum(key, rolls):
     game = make_game([key], rolls)

@@ -17,7 +17,7 @@ from solver.playout import exhaustive_best, random_line
 from solver.realms import REALM_MODULES
 from solver.solve import STAR_WEIGHT, solve_optimal
 
-from conftest import engine_score, make_game, model_score_of_line
+from conftest import engine_score, examples, make_game, model_score_of_line
 
 ALL = sorted(REALM_MODULES)
 PARTNERS = ["parks", "ark-nova", "wurfelwelten"]
@@ -30,6 +30,7 @@ def trio(key: str) -> list[str]:
 
 
 @pytest.mark.parametrize("key", ALL)
+@examples(8)
 @given(rolls=rolls_st, seed=st.integers(0, 10**6))
 def test_model_accepts_random_engine_lines(key, rolls, seed):
     game = make_game(trio(key), rolls)
@@ -41,6 +42,7 @@ def test_model_accepts_random_engine_lines(key, rolls, seed):
 
 
 @pytest.mark.parametrize("key", ALL)
+@examples(4)
 @given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=2), seed=st.integers(0, 10**6))
 def test_optimum_beats_random_lines(key, rolls, seed):
     game = make_game([key], rolls)
@@ -57,6 +59,7 @@ EXHAUSTIVE_TURNS = {"feast-for-odin": 1}
 
 
 @pytest.mark.parametrize("key", ALL)
+@examples(5)
 @given(data=st.data())
 def test_optimum_equals_exhaustive_search(key, data):
     n = EXHAUSTIVE_TURNS.get(key, 2)
