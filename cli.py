@@ -127,6 +127,54 @@ def check_group(ctx: click.Context, realms: str | None, rolls_path: str | None, 
 check_group.add_command(check_pentaquest_command, "pentaquest")
 
 
+def _target(text: str) -> int | tuple[int, int]:
+    """'17' or '16-18' (the outlined Chapter-card circle)."""
+    try:
+        if "-" in text:
+            lo, hi = text.split("-", 1)
+            return (int(lo), int(hi))
+        return int(text)
+    except ValueError:
+        raise InputError(f"--target: expected a star count like 17 or a range like 16-18, got {text!r}") from None
+
+
+@check_group.command("chapter1")
+@click.option("--realms", required=True, help="Three realms in a row, in order: parks,libertalia,ark-nova.")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 9 turns).")
+@click.option("--line", "line_path", required=True, help="Played line (docs/line-format.md).")
+@click.option("--target", "target_text", required=True, help="The outlined Chapter-card circle: 17 or 16-18.")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check_chapter1_command(realms: str, rolls_path: str, line_path: str, target_text: str, difficulty: str, as_json: bool) -> None:
+    """Check a played campaign chapter 1: won or lost, at which turn, and why (docs/campaign.md)."""
+    from solver.campaign import Chapter1, check_chapter1
+    from solver.commands import parse_realm_list
+    from solver.line import load_line
+    from solver.rolls import load_rolls
+
+    def run():
+        keys = parse_realm_list(realms)
+        rolls = load_rolls(rolls_path, max_turns=9)
+        line = load_line(line_path)
+        try:
+            setup = Chapter1(keys, _target(target_text), difficulty, turns=len(rolls))
+        except ValueError as exc:
+            raise InputError(f"chapter 1: {exc}") from None
+        return setup, check_chapter1(setup.game(rolls), setup, line)
+
+    setup, verdict = _guarded(run)
+    if as_json:
+        _emit_json({"status": verdict.outcome, "turn": verdict.turn, "action": verdict.action, "reason": verdict.reason,
+                    "stars": list(verdict.stars), "unspent": verdict.unspent, "target": setup.target_text(),
+                    "difficulty": difficulty})
+    else:
+        where = f" at turn {verdict.turn}" if verdict.turn else ""
+        click.echo(f"{verdict.outcome.upper()}{where}: {verdict.reason}")
+        click.echo(f"  stars per realm: {', '.join(map(str, verdict.stars)) or '-'}; unspent resources: {verdict.unspent}; "
+                   f"target {setup.target_text()}, difficulty {difficulty}")
+    raise click.exceptions.Exit(0 if verdict.won else 1)
+
+
 @cli.command("verify")
 @click.argument("certificate")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)

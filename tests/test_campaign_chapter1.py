@@ -268,3 +268,20 @@ def _final(g, line, upto=None):
             st = apply_activation(g, st, a)
         st = end_turn(g, st, dict(turn.end))
     return st
+
+
+def test_cli_check_chapter1_won_lost_and_bad_input():
+    from click.testing import CliRunner
+
+    import cli as app
+
+    base = ["check", "chapter1", "--realms", "parks,libertalia,ark-nova",
+            "--rolls", "puzzles/examples/campaign/chapter1-rolls.txt",
+            "--line", "puzzles/examples/campaign/chapter1-win-line.txt"]
+    runner = CliRunner()
+    won = runner.invoke(app.cli, base + ["--target", "6"])
+    assert won.exit_code == 0 and won.output.startswith("WON at turn 5")
+    lost = runner.invoke(app.cli, base + ["--target", "7-9"])
+    assert lost.exit_code == 1 and "LOST" in lost.output and "7-9" in lost.output
+    bad = runner.invoke(app.cli, base + ["--target", "x"])
+    assert bad.exit_code == 2
