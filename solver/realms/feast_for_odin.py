@@ -15,6 +15,7 @@ from ..errors import IllegalAction
 from ..line import Choice, make_choice
 from ..resources import KINDS, Resources
 from ..rules import RuleSet
+from . import shapes
 from .base import Effect, Realm, Use
 
 Cell = tuple[int, int]
@@ -23,31 +24,15 @@ State = tuple[tuple[tuple[Cell, ...], ...], tuple[int, ...]]
 
 
 def orientations(cells: list[Cell]) -> set[tuple[Cell, ...]]:
-    """All rotations and mirror images of a shape, each normalised to start at (0, 0)."""
-    out = set()
-    pts = list(cells)
-    for mirror in (False, True):
-        cur = [(r, -c) if mirror else (r, c) for r, c in pts]
-        for _ in range(4):
-            cur = [(c, -r) for r, c in cur]
-            mr = min(r for r, _ in cur)
-            mc = min(c for _, c in cur)
-            out.add(tuple(sorted((r - mr, c - mc) for r, c in cur)))
-    return out
+    """All rotations and mirror images of a shape (the rulebook: "rotate or mirror")."""
+    return shapes.orientations(cells, mirror=True)
 
 
-def cells_text(cells: tuple[Cell, ...]) -> str:
-    return "+".join(f"{r + 1}{c + 1}" for r, c in sorted(cells))
+cells_text = shapes.cells_text
 
 
 def parse_cells(text: object) -> tuple[Cell, ...]:
-    parts = str(text).split("+")
-    out = []
-    for p in parts:
-        if len(p) != 2 or not p.isdigit():
-            raise IllegalAction(f"feast-for-odin: cells are row-column digit pairs joined by '+', like 11+12 (got {text!r})")
-        out.append((int(p[0]) - 1, int(p[1]) - 1))
-    return tuple(sorted(out))
+    return shapes.parse_cells(text, "feast-for-odin")
 
 
 class FeastForOdin(Realm):

@@ -24,6 +24,7 @@ from ..errors import IllegalAction
 from ..line import Choice, make_choice
 from ..resources import Resources
 from ..rules import RuleSet
+from . import shapes
 from .base import Effect, Realm, Use
 
 Cell = tuple[int, int]
@@ -32,28 +33,15 @@ State = int
 
 
 def rotations(cells: list[Cell]) -> set[tuple[Cell, ...]]:
-    out = set()
-    cur = list(cells)
-    for _ in range(4):
-        cur = [(c, -r) for r, c in cur]
-        mr = min(r for r, _ in cur)
-        mc = min(c for _, c in cur)
-        out.add(tuple(sorted((r - mr, c - mc) for r, c in cur)))
-    return out
+    """All rotations of a shape (no mirror images on this card)."""
+    return shapes.orientations(cells, mirror=False)
 
 
-def cells_text(cells: Iterable[Cell]) -> str:
-    return "+".join(f"{r + 1}{c + 1}" for r, c in sorted(cells))
+cells_text = shapes.cells_text
 
 
 def parse_cells(text: object) -> tuple[Cell, ...]:
-    parts = str(text).split("+")
-    out = []
-    for p in parts:
-        if len(p) != 2 or not p.isdigit():
-            raise IllegalAction(f"tapestry: cells are row-column digit pairs joined by '+', like 11+12 (got {text!r})")
-        out.append((int(p[0]) - 1, int(p[1]) - 1))
-    return tuple(sorted(set(out)))
+    return shapes.parse_cells(text, "tapestry", merge_repeats=True)
 
 
 class Tapestry(Realm):
