@@ -77,15 +77,6 @@ class RoundResult:
         return self.stars + self.leftover / 10
 
 
-class _Progress(cp_model.CpSolverSolutionCallback):
-    def __init__(self, report: Callable[[int, int], None], rm: RoundModel) -> None:
-        super().__init__()
-        self.report = report
-
-    def on_solution_callback(self) -> None:
-        self.report(int(self.objective_value) // STAR_WEIGHT, int(self.best_objective_bound) // STAR_WEIGHT)
-
-
 def _solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     for key, value in params.items():
@@ -103,17 +94,6 @@ def _replayed(game: Game, line: Line) -> Replay:
     rep = replay(game, line)
     if not rep.legal:
         raise ModelDisagreement(f"the engine rejects the model's line: {rep.error}\n{line.to_text()}")
-    return rep
-
-
-def _checked(game: Game, line: Line, stars: int, leftover: int) -> Replay:
-    rep = replay(game, line)
-    if not rep.legal:
-        raise ModelDisagreement(f"the engine rejects the model's line: {rep.error}\n{line.to_text()}")
-    if rep.stars_total != stars or rep.final.resources.total() != leftover:
-        raise ModelDisagreement(
-            f"engine scores {rep.stars_total} stars + {rep.final.resources.total()} leftover, model {stars} + {leftover}\n{line.to_text()}"
-        )
     return rep
 
 
@@ -374,6 +354,5 @@ def _effective(solver: cp_model.CpSolver) -> dict[str, Any]:
         "num_workers": p.num_workers,
         "linearization_level": p.linearization_level,
         "max_deterministic_time": p.max_deterministic_time,
-        "stop_after_first_solution": p.stop_after_first_solution,
         "ortools": ORTOOLS_VERSION,
     }
