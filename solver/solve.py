@@ -53,7 +53,7 @@ class RoundResult:
     deterministic_time: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)
     #: 3-pumpkin activations per realm and turn the model allows (its proven bound)
-    slots: list[int] = field(default_factory=list)
+    extras: list[int] = field(default_factory=list)
     proof: dict[str, Any] | None = None
     #: plays cut off because the engine found no legal order for them
     cuts: int = 0
@@ -223,7 +223,7 @@ def solve_optimal(
     status, line, bound, cuts = solve_with_cuts(rm, solver, star_progress, scale=1)
     if status == "infeasible":
         raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
-    result.params, result.slots, result.cuts = _effective(solver), list(rm.extras), cuts
+    result.params, result.extras, result.cuts = _effective(solver), list(rm.extras), cuts
     result.deterministic_time = solver.deterministic_time
     if line is not None:
         lines.append(line)
@@ -331,7 +331,7 @@ def solve_target(
     solver = _solver(params, time_limit, workers)
     t0 = time.perf_counter()
     status, line, bound, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
-    result = RoundResult("target", "unknown", target=target, params=_effective(solver), slots=list(rm.extras))
+    result = RoundResult("target", "unknown", target=target, params=_effective(solver), extras=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
     result.deterministic_time = solver.deterministic_time
     result.cuts = cuts

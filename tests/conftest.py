@@ -23,8 +23,8 @@ def make_game(keys, rolls, rules: RuleSet | None = None) -> Game:
 
 def model_score_of_line(game: Game, line: Line) -> tuple[str, int | None, int | None]:
     """Fix a line's decisions in the model (no tricks) and read back stars and leftover."""
-    slots = max([len(t.actions) for t in line.turns] + [1])
-    rm = RoundModel(game, ModelOptions(tricks=False, extras=slots))
+    most = max([len(t.actions) for t in line.turns] + [1])
+    rm = RoundModel(game, ModelOptions(tricks=False, extras=most))
     rm.fix_line(line)
     rm.model.maximize(1000 * rm.stars + rm.leftover)
     solver = cp_model.CpSolver()
