@@ -13,6 +13,7 @@ from typing import Any
 
 from .engine import Game, Replay, replay
 from .errors import InputError
+from .textfile import read_text
 from .line import Line, parse_line_json
 from .realms import get_realm
 from .rules import RuleSet
@@ -78,13 +79,7 @@ class Certificate:
 
 def load_certificate(path: str) -> Certificate:
     """Read and shape-check a certificate; anything malformed is an InputError (exit 2)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
+    text = read_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Union
 
 from .errors import InputError
+from .textfile import read_text
 from .resources import KINDS, Resources
 
 SOURCE_KINDS = ("die", "copy-pair", "copy", "copy-seven", "create")
@@ -308,11 +309,7 @@ def parse_line_json(data: Any, filename: str = "<line>") -> Line:
 
 def load_line(path: str) -> Line:
     """Read a line file: JSON when it parses as JSON, the text format otherwise."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("[") or stripped.startswith("{"):
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from .errors import InputError
+from .textfile import read_text
 
 Roll = tuple[int, int]
 
@@ -34,11 +35,5 @@ def parse_rolls(text: str, filename: str = "<rolls>", max_turns: int | None = No
 
 
 def load_rolls(path: str, max_turns: int | None = None) -> tuple[Roll, ...]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
+    text = read_text(path)
     return parse_rolls(text, path, max_turns)
