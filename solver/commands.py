@@ -120,10 +120,7 @@ class CheckResult:
 
 def check_line(game: Game, line_path: str) -> CheckResult:
     """Replay a line file (text or JSON) against the game; the first illegal step is reported."""
-    try:
-        line = load_line(line_path)
-    except UnicodeDecodeError:  # load_line only catches OSError
-        raise InputError(f"{line_path}: not a text file") from None
+    line = load_line(line_path)  # a missing or binary file is an InputError (solver/textfile.py)
     return CheckResult(game, line, replay(game, line))
 
 
