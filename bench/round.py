@@ -23,7 +23,7 @@ from rich.table import Table  # noqa: E402
 
 from solver.engine import Game  # noqa: E402
 from solver.model import ModelOptions  # noqa: E402
-from solver.realms import REALM_MODULES, get_realm  # noqa: E402
+from solver.realms import get_realm, solvable_keys  # noqa: E402
 from solver.rules import RuleSet  # noqa: E402
 from solver.solve import solve_optimal  # noqa: E402
 
@@ -43,7 +43,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--compensation", default="choice", choices=["choice", "off"])
     ap.add_argument("--no-tricks", action="store_true", help="measure the model without solver tricks")
-    ap.add_argument("--realms", default=",".join(sorted(REALM_MODULES)), help="pool to draw triples from")
+    ap.add_argument("--realms", default=",".join(sorted(solvable_keys())), help="pool to draw triples from")
     args = ap.parse_args()
     pool = args.realms.split(",")
     rules = RuleSet(compensation=args.compensation)

@@ -11,8 +11,7 @@ from typing import Callable, Sequence
 from .engine import Game, Replay, replay
 from .errors import InputError
 from .line import Line, load_line
-from .realms import REALM_MODULES, get_realm, resolve_realm_name
-from .realms.base import Realm
+from .realms import MODULES, get_realm, is_solvable, resolve_realm_name
 from .rolls import load_rolls
 from .rules import DEFAULT_RULES, RuleSet
 from .solve import RoundResult, solve_optimal, solve_target
@@ -46,7 +45,7 @@ def parse_realm_list(text: str | Sequence[str]) -> tuple[str, ...]:
     if len(keys) != REALMS_PER_ROUND:
         raise InputError(
             f"--realms: a round has exactly {REALMS_PER_ROUND} realms, got {len(keys)}"
-            f" (known: {', '.join(REALM_MODULES)})"
+            f" (known: {', '.join(MODULES)})"
         )
     return tuple(keys)
 
@@ -75,7 +74,7 @@ def build_game(realms: str | Sequence[str], rolls_path: str, options: Sequence[s
 
 def require_solver_model(game: Game) -> None:
     """Refuse (as bad input) a round with a realm that has only the engine face, no CP-SAT model."""
-    missing = [r.key for r in game.realms if type(r).encode is Realm.encode]
+    missing = [r.key for r in game.realms if not is_solvable(r)]
     if missing:
         raise InputError(f"--realms: {', '.join(missing)} cannot be solved yet (no CP-SAT model); "
                          "`solve check` checks lines with it")

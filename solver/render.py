@@ -17,6 +17,7 @@ from .certificate import Verification
 from .commands import CheckResult, GameResult
 from .engine import Game, RoundState, Step, realm_stars
 from .line import Action, Activation, Compensation, Line, TurnPlay
+from .realms import is_solvable
 from .realms.base import Realm
 from .resources import KIND_NAMES, Resources
 from .solve import RoundResult
@@ -286,7 +287,7 @@ def realms_table(realms: Sequence[Realm]) -> Table:
 
 def solvable(realm: Realm) -> bool:
     """The realm has a CP-SAT model (else only the engine: `solve check` works, `solve round` not)."""
-    return type(realm).encode is not Realm.encode
+    return is_solvable(realm)
 
 
 def realm_card(realm: Realm) -> Group:

@@ -11,6 +11,7 @@ from .certificate import Verification, make_certificate
 from .commands import CheckResult
 from .engine import Game, Step, realm_stars
 from .line import Line
+from .realms import is_solvable
 from .realms.base import Realm
 from .solve import ORTOOLS_VERSION, RoundResult
 
@@ -150,7 +151,7 @@ def card_data(realm: Realm) -> dict[str, Any]:
 
 def realm_summary(realm: Realm) -> dict[str, Any]:
     return {"key": realm.key, "title": realm.title, "provenance": realm.provenance, "aliases": realm.aliases,
-            "solvable": type(realm).encode is not Realm.encode}
+            "solvable": is_solvable(realm)}
 
 
 def realms_report(realms: Sequence[Realm]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from solver.engine import Game, RoundState, apply_action, realm_stars, replay, s
 from solver.errors import IllegalAction
 from solver.line import Activation, Compensation, Source, make_choice, parse_line_text
 from solver.playout import random_line
-from solver.realms import ENGINE_ONLY_MODULES, REALM_MODULES, all_realms, get_realm, resolve_realm_name
+from solver.realms import MODULES, all_realms, engine_only_keys, get_realm, resolve_realm_name, solvable_keys
 from solver.realms.base import Use
 from solver.resources import Resources
 from solver.rules import RuleSet
@@ -55,20 +55,20 @@ BASE_REALMS = {"wingspan", "scythe", "between-two-cities", "charterstone", "euph
 
 
 def test_registry_engine_only_realms_resolve_but_stay_out_of_the_solver_registry():
-    assert set(ENGINE_ONLY_MODULES).isdisjoint(REALM_MODULES)
-    assert set(ENGINE_ONLY_MODULES) | (set(REALM_MODULES) & BASE_REALMS) == BASE_REALMS
+    assert set(engine_only_keys()).isdisjoint(solvable_keys())
+    assert BASE_REALMS <= set(MODULES)
     assert resolve_realm_name("The Society") == "red-rising"
     assert resolve_realm_name("Between Two Cities") == "between-two-cities"
     assert resolve_realm_name("My Little Scythe") == "my-little-scythe"
     assert resolve_realm_name("between two castles of mad king ludwig") == "between-two-castles"
-    assert {r.key for r in all_realms()} == set(REALM_MODULES) | set(ENGINE_ONLY_MODULES)
-    assert {r.key for r in all_realms(engine_only=False)} == set(REALM_MODULES)
+    assert {r.key for r in all_realms()} == set(MODULES)
+    assert {r.key for r in all_realms(engine_only=False)} == set(solvable_keys())
     with pytest.raises(KeyError, match="azul") as exc:
         resolve_realm_name("no such realm")
     assert "parks" in str(exc.value)
 
 
-@pytest.mark.parametrize("key", sorted(ENGINE_ONLY_MODULES))
+@pytest.mark.parametrize("key", sorted(engine_only_keys()))
 def test_card_carries_provenance_and_engine_face_only(key):
     realm = get_realm(key)
     assert realm.card["key"] == key

@@ -14,12 +14,12 @@ from hypothesis import given, strategies as st
 
 from solver.model import ModelOptions
 from solver.playout import exhaustive_best, random_line
-from solver.realms import REALM_MODULES
+from solver.realms import solvable_keys
 from solver.solve import STAR_WEIGHT, solve_optimal
 
 from conftest import engine_score, examples, make_game, model_score_of_line
 
-ALL = sorted(REALM_MODULES)
+ALL = sorted(solvable_keys())
 PARTNERS = ["parks", "ark-nova", "wurfelwelten"]
 
 rolls_st = st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=4)

@@ -7,8 +7,8 @@ import unicodedata
 
 from .base import Realm
 
-#: canonical key -> module name (one module and one data file per realm)
-REALM_MODULES: dict[str, str] = {
+#: canonical key -> module name (one module and one data file per realm); promo realms first
+MODULES: dict[str, str] = {
     "wurfelwelten": "wurfelwelten",
     "ark-nova": "ark_nova",
     "feast-for-odin": "feast_for_odin",
@@ -21,11 +21,6 @@ REALM_MODULES: dict[str, str] = {
     "pendulum": "pendulum",
     "viticulture": "viticulture",
     "euphoria": "euphoria",
-}
-
-#: realms with the engine face only (no CP-SAT `encode` yet): usable in the engine (line
-#: checking, playouts) but not by the solver, and not in the solver's property suite
-ENGINE_ONLY_MODULES: dict[str, str] = {
     "between-two-cities": "between_two_cities",
     "charterstone": "charterstone",
     "tapestry": "tapestry",
@@ -34,8 +29,23 @@ ENGINE_ONLY_MODULES: dict[str, str] = {
 }
 
 
+def is_solvable(realm: Realm) -> bool:
+    """A realm is solvable when its module gives the CP-SAT face (`encode`); the others are
+    engine-only: usable for line checking and playouts, refused by the solver."""
+    return type(realm).encode is not Realm.encode
+
+
+def solvable_keys() -> list[str]:
+    """Keys of the realms with a CP-SAT face (the solver's property suite runs over these)."""
+    return [k for k in MODULES if is_solvable(get_realm(k))]
+
+
+def engine_only_keys() -> list[str]:
+    return [k for k in MODULES if not is_solvable(get_realm(k))]
+
+
 def _modules() -> dict[str, str]:
-    return {**REALM_MODULES, **ENGINE_ONLY_MODULES}
+    return MODULES
 
 
 _cache: dict[str, Realm] = {}
@@ -59,7 +69,7 @@ def get_realm(key: str) -> Realm:
 
 def all_realms(engine_only: bool = True) -> list[Realm]:
     """Every known realm; engine_only=False leaves out the realms without a CP-SAT face."""
-    return [get_realm(k) for k in (_modules() if engine_only else REALM_MODULES)]
+    return [get_realm(k) for k in (MODULES if engine_only else solvable_keys())]
 
 
 def _aliases() -> dict[str, str]:
