@@ -7,6 +7,7 @@ chapter's rules around those calls. Readings decided here are listed in docs/cam
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from ..engine import Game, RoundState, apply_activation, end_turn, realm_stars, roll_of, start
 from ..errors import IllegalAction
@@ -131,12 +132,19 @@ def apply_chapter1_activation(game: Game, setup: Chapter1, state: RoundState, ac
     return apply_activation(game, state, act)
 
 
-def die_placements(game: Game, setup: Chapter1, state: RoundState, die: int) -> list[Activation]:
+def die_placements(
+    game: Game, setup: Chapter1 | None, state: RoundState, die: int, *,
+    step: Callable[[RoundState, Activation], RoundState] | None = None, max_shift: int = 1,
+) -> list[Activation]:
     """Every way rolled die `die` could be used as the next step (chapter rules included).
 
     Tried: every realm, every choice the realm offers, with no change, ±1 for 2 pumpkins (realms
     not yet activated this turn) or the 3-pumpkin ±1 (realms already activated); each candidate
-    must pass the base engine's `apply_activation` and this chapter's `check_activation`."""
+    must pass the base engine's `apply_activation` and this chapter's `check_activation`.
+
+    Other chapters reuse it: `step` applies an activation under their rules instead (raising
+    IllegalAction), `max_shift` widens the 2-pumpkin changes tried (chapter 1 needs ±1 only: it
+    allows at most 3 pumpkins per activation)."""
     if state.die_spent[die]:
         return []
     value = roll_of(game, state)[die]
@@ -146,22 +154,27 @@ def die_placements(game: Game, setup: Chapter1, state: RoundState, die: int) -> 
         if r in state.activated:
             changes = [(d, True) for d in (-1, 1)]
         else:
-            changes = [(0, False), (-1, False), (1, False)]
+            changes = [(d, False) for d in sorted(range(-max_shift, max_shift + 1), key=abs)]
         for shift, extra in changes:
             if not 1 <= value + shift <= 6:
                 continue
             for choice in realm.candidates(state.sheets[r], value + shift, game.rules):
                 act = Activation(src, realm.key, choice, shift, extra)
                 try:
-                    apply_chapter1_activation(game, setup, state, act)
+                    if step is None:
+                        assert setup is not None
+                        apply_chapter1_activation(game, setup, state, act)
+                    else:
+                        step(state, act)
                 except IllegalAction:
                     continue
                 found.append(act)
     return found
 
 
-def die_usable(game: Game, setup: Chapter1, state: RoundState, die: int) -> bool:
-    return bool(die_placements(game, setup, state, die))
+def die_usable(game: Game, setup: Chapter1 | None, state: RoundState, die: int, **hooks: Any) -> bool:
+    """Some way to use rolled die `die` now exists (`hooks`: `step`, `max_shift` of die_placements)."""
+    return bool(die_placements(game, setup, state, die, **hooks))
 
 
 def judge_end(game: Game, setup: Chapter1, state: RoundState) -> Chapter1Verdict:
