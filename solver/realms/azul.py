@@ -111,5 +111,220 @@ class Azul(Realm):
             rows.append((f"line {i + 1}", f"{line:>6} > {cells}"))
         return rows
 
+    # ---- model face --------------------------------------------------------------------
+    def empty_cells(self) -> list[tuple[int, int]]:
+        """Wall cells (row, column), 0-based, with no number printed: the cells a tile can fill."""
+        return [(i, k) for i in range(self.n) for k in range(self.n) if not self.wall[i][k].isdigit()]
+
+    def printed(self, i: int, k: int) -> int:
+        x = self.wall[i][k]
+        return int(x) if x.isdigit() else 0
+
+    def tile_values(self, i: int, k: int) -> list[int]:
+        """Numbers a tile in empty cell (i, k) may carry: none printed in its row or column."""
+        fixed = {self.printed(i, x) for x in range(self.n)} | {self.printed(x, k) for x in range(self.n)}
+        return [v for v in range(1, 7) if v not in fixed]
+
+    def star_curve(self) -> list[int]:
+        """curve[F] = most complete rows + columns with F empty cells filled (values ignored)."""
+        cells = self.empty_cells()
+        n = self.n
+        best = [0] * (len(cells) + 1)
+        for mask in range(1 << len(cells)):
+            full = {cells[b] for b in range(len(cells)) if mask >> b & 1}
+            done = lambda i, k: (i, k) in full or bool(self.printed(i, k))  # noqa: E731
+            stars = sum(all(done(i, k) for k in range(n)) for i in range(n))
+            stars += sum(all(done(i, k) for i in range(n)) for k in range(n))
+            f = len(full)
+            best[f] = max(best[f], stars)
+        return best
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """An activation moves at most one tile, to one cell: that cell's benefit."""
+        return max(Resources.of(x).total() if x in KINDS else 0 for row in self.wall for x in row)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Each activation adds >= 1 tile to line i, which holds fewer than its slots between two
+        moves, and each move fills an empty cell of row i: line i takes at most
+        slots_i - 1 activations before each move and after the last one, so
+        empty_i * slots_i + slots_i - 1 in all."""
+        cells = self.empty_cells()
+        return sum(sum(1 for r, _ in cells if r == i) * s + s - 1 for i, s in enumerate(self.slots))
+
+    def encode(self, enc) -> None:
+        m = enc.model
+        n = self.n
+        L = range(n)
+        V = range(1, 7)
+        cells = self.empty_cells()
+        values = {c: self.tile_values(*c) for c in cells}
+        # a line's state: 0 = empty, (j, v) = j tiles of number v (0 < j < slots: a full line moves
+        # its tile and is cleared at once)
+        states = {i: [0] + [(j, v) for j in range(1, self.slots[i]) for v in V] for i in L}
+
+        def label(st) -> str:
+            return "empty" if st == 0 else f"{st[0]}x{st[1]}"
+
+        cur = {i: {st: (enc.true if st == 0 else enc.false) for st in states[i]} for i in L}
+        before_turn: dict[int, dict] = {}
+        line: dict[tuple[int, int], object] = {}  # (event, line)
+        cell: dict[tuple[int, int, int], object] = {}  # (event, row, column)
+        tile: dict[tuple[int, int, int, int], object] = {}  # (event, row, column, number)
+        for t in range(enc.turns):
+            before_turn[t] = {i: dict(cur[i]) for i in L}
+            roll = enc.rolls[t]
+            # "a rolled pair gives 2": the turn's roll as rolled, whatever the #'s source
+            count = 2 if roll[0] == roll[1] else 1
+            for e in enc.turn_events(t):
+                puts_of_value: dict[int, list] = {v: [] for v in V}
+                for i in L:
+                    s = self.slots[i]
+                    ln = enc.bool("line", e.tag, f"line{i + 1}")
+                    line[e.i, i] = ln
+                    into: dict = {st: [] for st in states[i]}  # puts arriving in each state
+                    out: dict = {st: [] for st in states[i]}  # puts leaving each state
+                    fills: dict[int, list] = {v: [] for v in V}
+                    for st in states[i]:
+                        j, vs = (0, list(V)) if st == 0 else (st[0], [st[1]])
+                        for v in vs:
+                            # "a line holds one number": a # joins an empty line or its own number
+                            x = enc.bool("put", e.tag, f"line{i + 1}", f"on {label(st)}", v)
+                            out[st].append(x)
+                            puts_of_value[v].append(x)
+                            if j + count >= s:
+                                fills[v].append(x)  # the line is full (a pair's overflow is lost)
+                                into[0].append(x)  # ... and cleared
+                            else:
+                                into[(j + count, v)].append(x)
+                        m.add(sum(out[st]) <= cur[i][st])
+                    m.add(sum(x for xs in out.values() for x in xs) == ln)
+                    # "a full line moves one tile of that number to an empty cell of the same
+                    # wall row": the # that fills line i picks a cell of row i for its number
+                    row_cells = [k for (r, k) in cells if r == i]
+                    for k in row_cells:
+                        cell[e.i, i, k] = enc.bool("cell", e.tag, f"line{i + 1}", f"cell{k + 1}")
+                        for v in values[i, k]:
+                            tile[e.i, i, k, v] = enc.bool("tile", e.tag, f"row{i + 1}", f"cell{k + 1}", v)
+                        m.add(sum(tile[e.i, i, k, v] for v in values[i, k]) == cell[e.i, i, k])
+                        benefit = self.wall[i][k]
+                        if benefit in KINDS:
+                            for K in KINDS:
+                                if Resources.of(benefit).get(K):
+                                    enc.add_gain(e, K, Resources.of(benefit).get(K) * cell[e.i, i, k])
+                    for v in V:
+                        m.add(sum(tile[e.i, i, k, v] for k in row_cells if (e.i, i, k, v) in tile) == sum(fills[v]))
+                    # the line's state after this event
+                    if len(states[i]) > 1:
+                        nxt = {}
+                        for st in states[i]:
+                            y = enc.bool("holds", f"after {e.tag}", f"line{i + 1}", label(st))
+                            m.add(y == cur[i][st] - sum(out[st]) + sum(into[st]))
+                            nxt[st] = y
+                        cur[i] = nxt
+                for v in V:
+                    m.add(sum(puts_of_value[v]) == e.val[v])
+                m.add(sum(line[e.i, i] for i in L) == e.active)
+        # the wall: "no number twice in a wall row or column" -- a tile is checked against every
+        # earlier one; tiles never leave, so this is: the final wall has no repeat (printed
+        # numbers are left out of each cell's tile values). Each empty cell takes one tile.
+        filled = {}
+        for i, k in cells:
+            filled[i, k] = enc.bool("filled", f"row{i + 1}", f"cell{k + 1}")
+            m.add(filled[i, k] == sum(cell[e.i, i, k] for e in enc.events))
+        for v in V:
+            for a in L:
+                m.add(sum(x for (_, i, _, w), x in tile.items() if i == a and w == v) <= 1)
+                m.add(sum(x for (_, _, k, w), x in tile.items() if k == a and w == v) <= 1)
+        # "1 star per complete wall row and column" (printed cells count as filled)
+        star_terms = []
+        for a in L:
+            star_terms.append(enc.reify([filled[a, k] for k in L if (a, k) in filled], "row_complete", f"row{a + 1}"))
+            star_terms.append(enc.reify([filled[i, a] for i in L if (i, a) in filled], "column_complete", f"column{a + 1}"))
+        enc.stars = sum(star_terms)
+        # redundant (LP): a move of line i needs slots_i tiles put there since the last move (a #
+        # gives at most min(2 on a pair, slots_i) that count)
+        for i in L:
+            given = []
+            for e in enc.events:
+                pair = enc.rolls[e.t][0] == enc.rolls[e.t][1]
+                given.append(min(2 if pair else 1, self.slots[i]) * line[e.i, i])
+            moves = sum(x for (_, r, _), x in cell.items() if r == i)
+            m.add(sum(given) >= self.slots[i] * moves)
+        # redundant (LP): stars <= the most that F filled cells can complete (upper concave hull)
+        curve = self.star_curve()
+        F = sum(filled.values())
+        hull = _upper_hull(curve)
+        for (x1, y1), (x2, y2) in zip(hull, hull[1:]):
+            m.add((x2 - x1) * enc.stars <= (x2 - x1) * y1 + (y2 - y1) * (F - x1))
+
+        turn_of = {e.i: e.t for e in enc.events}
+
+        def placed_before(turn: int, pred) -> object:
+            """How many tiles matching pred(row, column, number) were moved before turn t (0/1)."""
+            return sum(x for (ei, i, k, v), x in tile.items() if turn_of[ei] < turn and pred(i, k, v))
+
+        def can_take(turn: int, v: int):
+            # at the start of turn t an unchanged v goes to line i when the line is empty or holds
+            # v and either stays short of full, or fills and some cell of row i is empty with no
+            # v in its row or column yet
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            roll = enc.rolls[turn]
+            count = 2 if roll[0] == roll[1] else 1
+            for i in L:
+                for st, lit in before_turn[turn][i].items():
+                    if st != 0 and st[1] != v:
+                        continue
+                    j = 0 if st == 0 else st[0]
+                    if j + count < self.slots[i]:
+                        m.add_implication(lit, z)
+                        continue
+                    row_has = placed_before(turn, lambda r, _k, w: r == i and w == v)
+                    for r, k in cells:
+                        if r != i or v not in values[i, k]:
+                            continue
+                        taken = placed_before(turn, lambda rr, kk, _w: rr == i and kk == k)
+                        col_has = placed_before(turn, lambda _r, kk, w: kk == k and w == v)
+                        m.add(z >= lit - taken - row_has - col_has)
+            return z
+
+        def decode(solver, e):
+            for i in L:
+                if solver.boolean_value(line[e.i, i]):
+                    for k in L:
+                        if (e.i, i, k) in cell and solver.boolean_value(cell[e.i, i, k]):
+                            return make_choice(line=i + 1, cell=k + 1)
+                    return make_choice(line=i + 1)
+            raise AssertionError("azul: active event without a line")
+
+        def lits(e, choice):
+            c = dict(choice)
+            i = c.get("line")
+            if not set(c) <= {"line", "cell"} or not isinstance(i, int) or i not in range(1, n + 1):
+                return [enc.false]
+            i -= 1
+            if "cell" not in c:
+                return [line[e.i, i]] + [~x for (ei, r, _), x in cell.items() if ei == e.i and r == i]
+            k = c["cell"] - 1 if isinstance(c["cell"], int) else -1
+            return [line[e.i, i], cell[e.i, i, k]] if (e.i, i, k) in cell else [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
+
+def _upper_hull(curve: list[int]) -> list[tuple[int, int]]:
+    """The upper concave hull of the points (x, curve[x]), left to right."""
+    hull: list[tuple[int, int]] = []
+    for p in enumerate(curve):
+        while len(hull) >= 2:
+            (x1, y1), (x2, y2) = hull[-2], hull[-1]
+            # drop the middle point when it lies on or below the segment from hull[-2] to p
+            if (y2 - y1) * (p[0] - x1) <= (p[1] - y1) * (x2 - x1):
+                hull.pop()
+            else:
+                break
+        hull.append(p)
+    return hull
+
 
 REALM = Azul
