@@ -191,6 +191,45 @@ def verify_command(certificate: str, time_limit: float | None, workers: int | No
     raise click.exceptions.Exit(ver.exit_code)
 
 
+@check_group.command("chapter3")
+@click.option("--realms", required=True, help="Three realms in a row, in order (the Boss starts above the middle one).")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 15 turns; it may stop where the chapter ended).")
+@click.option("--line", "line_path", required=True, help="Played line (docs/line-format.md).")
+@click.option("--track", "track", default=None, help="The marked damage track, left to right: P,H,S,C (S = star).")
+@click.option("--tracks", "tracks_path", default=None, help="Or: the Boss card's six tracks (file), with --damage-roll.")
+@click.option("--damage-roll", type=int, default=None, help="The setup die (1-6): which track of --tracks is marked.")
+@click.option("--turn-target", "turn_target", default=None, help="Outlined turns: 8-9 (normal), 9 (hard); none on easy.")
+@click.option("--boss-path", "boss_path", default=None, help="The Boss card's places turn by turn (file; default: the spec's).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--unwinnable", type=click.Choice(["lost", "play-on"]), default="lost", show_default=True,
+              help="Reading: lost at once when a win is no longer possible, or play on to the last turn.")
+@click.option("--same-step", type=click.Choice(["lost", "won"]), default="lost", show_default=True,
+              help="Reading: the verdict when one step wins and earns the 12th resource of a kind.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check_chapter3_command(realms: str, rolls_path: str, line_path: str, track: str | None, tracks_path: str | None,
+                           damage_roll: int | None, turn_target: str | None, boss_path: str | None, difficulty: str,
+                           unwinnable: str, same_step: str, as_json: bool) -> None:
+    """Check a played campaign chapter 3 (the Boss Monster): won or lost, when, and why (docs/campaign-chapter3.md)."""
+    from solver.campaign.chapter3 import TURNS, check_chapter3, setup_from_inputs, verdict_lines, verdict_report
+    from solver.commands import parse_realm_list
+    from solver.line import load_line
+    from solver.rolls import load_rolls
+
+    def run():
+        setup = setup_from_inputs(parse_realm_list(realms), difficulty, track=track, tracks_path=tracks_path,
+                                  damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,
+                                  unwinnable=unwinnable, same_step=same_step)
+        rolls = load_rolls(rolls_path, max_turns=TURNS)
+        return setup, check_chapter3(setup.game(rolls), setup, load_line(line_path))
+
+    setup, verdict = _guarded(run)
+    if as_json:
+        _emit_json(verdict_report(setup, verdict))
+    else:
+        click.echo("\n".join(verdict_lines(setup, verdict)))
+    raise click.exceptions.Exit(0 if verdict.won else 1)
+
+
 @cli.command("realms")
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")

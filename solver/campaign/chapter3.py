@@ -122,7 +122,8 @@ class Chapter3:
             return
         if len(got) != want:
             what = "2 consecutive turns" if want == 2 else "1 turn"
-            raise ValueError(f"{self.difficulty}: the turn target is {what}, got {len(got)}")
+            given = ", ".join(map(str, got)) if got else "none"
+            raise ValueError(f"{self.difficulty}: the turn target is {what}, got {given}")
         if want == 2 and got[1] != got[0] + 1:
             raise ValueError(f"{self.difficulty}: the turn target must be 2 consecutive turns, not {got[0]} and {got[1]}")
         for t in got:
@@ -406,3 +407,62 @@ def parse_turn_target(text: str) -> tuple[int, ...]:
     if not parts or len(parts) > 2 or not all(p.isdigit() for p in parts):
         raise InputError(f"--turn-target: expected a turn like 9 or two consecutive turns like 8-9, got {text!r}")
     return tuple(int(p) for p in parts)
+
+
+# ---- the command line's inputs and report (cli.py `solve check chapter3`) ---------------------
+
+def setup_from_inputs(realms: tuple[str, ...], difficulty: str = "normal", *, track: str | None = None,
+                      tracks_path: str | None = None, damage_roll: int | None = None, turn_target: str | None = None,
+                      boss_path_file: str | None = None, unwinnable: str = "lost", same_step: str = "lost") -> Chapter3:
+    """A Chapter3 from the command line's texts; every problem is one InputError line."""
+    if (track is None) == (tracks_path is None):
+        raise InputError("give the damage track either as --track P,H,S,C or as --tracks FILE with --damage-roll N")
+    if tracks_path is not None:
+        if damage_roll is None:
+            raise InputError("--tracks needs --damage-roll N (the setup die: which of the 6 tracks is marked)")
+        spaces = load_track(tracks_path, damage_roll)
+    else:
+        if damage_roll is not None:
+            raise InputError("--damage-roll picks a track from --tracks FILE; with --track it has no use")
+        assert track is not None
+        spaces = parse_track(track)
+    target = parse_turn_target(turn_target) if turn_target is not None else ()
+    path = load_boss_path(boss_path_file) if boss_path_file is not None else DEFAULT_BOSS_PATH
+    try:
+        return Chapter3(tuple(realms), spaces, target, difficulty, path, unwinnable=unwinnable, same_step=same_step)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise InputError(f"chapter 3: {exc}") from None
+
+
+def verdict_report(setup: Chapter3, verdict: Chapter3Verdict) -> dict[str, object]:
+    """The verdict as one JSON object (`solve check chapter3 --json`)."""
+    return {
+        "status": verdict.outcome,
+        "turn": verdict.turn,
+        "action": verdict.action,
+        "reason": verdict.reason,
+        "stars": list(verdict.stars),
+        "earned": {k: verdict.earned.get(k) for k in KINDS},
+        "unspent": verdict.unspent,
+        "damage": verdict.damage,
+        "track": list(setup.track),
+        "marks": [{"turn": m.turn, "action": m.action, "realm": m.realm, "space": m.symbol} for m in verdict.marks],
+        "boss": verdict.boss,
+        "turn_target": list(setup.turn_target),
+        "difficulty": setup.difficulty,
+        "options": {"unwinnable": setup.unwinnable, "same_step": setup.same_step},
+    }
+
+
+def verdict_lines(setup: Chapter3, verdict: Chapter3Verdict) -> list[str]:
+    """The verdict for a person: outcome, turn and reason, then the chapter's state."""
+    where = f" at turn {verdict.turn}" if verdict.turn else ""
+    step = f", action {verdict.action}" if verdict.action else ""
+    marks = "; ".join(m.text() for m in verdict.marks) or "none"
+    return [
+        f"{verdict.outcome.upper()}{where}{step}: {verdict.reason}",
+        f"  damage {verdict.damage} of {len(setup.track)} ({setup.track_text()}); marks: {marks}",
+        f"  stars per realm: {', '.join(map(str, verdict.stars)) or '-'}; earned {verdict.earned}; "
+        f"unspent resources: {verdict.unspent}; Boss {verdict.boss}",
+        f"  turn target {setup.target_text()}, difficulty {setup.difficulty}",
+    ]
