@@ -26,7 +26,7 @@ from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import Resources
+from ..resources import KINDS, Resources
 from ..rules import RuleSet
 from .base import Effect, Realm, Use
 
@@ -111,6 +111,156 @@ class Charterstone(Realm):
         bon = " ".join(f"({i + 1}{b})" if i in marked else f" {i + 1}{b} " for i, b in enumerate(self.bonuses))
         cr = " ".join(("[" + str(v) + "★]" if i in done else f"[{v}] ") if v else "[_] " for i, v in enumerate(crates))
         return [("bonuses", bon), ("crates", cr)]
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """Only (a) gives resources: the one bonus it marks."""
+        return max(Resources.of(b).total() for b in self.bonuses)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """(a) marks an unmarked bonus (at most one per column); (b) marks at least one unmarked
+        crate (at most one per column): at most two activations per column."""
+        return 2 * self.n
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        """Per event: (a) `bonus[e,column c]` (the # is c) writing `write[e,w]` on crate c, or (b)
+        `crates[e,v]` (the # is v) marking `hit[e,crate c]` for every crate that shows v, is
+        unmarked and was written by an earlier event; the realm's events are in play order."""
+        m = enc.model
+        C = range(self.n)
+        V = range(1, 7)
+        rolled_only = enc.rules.charterstone_crate == "rolled-only"
+        bonus: dict[tuple[int, int], object] = {}  # (event, column): (a) on column c
+        crates: dict[tuple[int, int], object] = {}  # (event, value): (b) with # v
+        write: dict[tuple[int, int], object] = {}  # (event, w): (a) writes w on its crate
+        crate_w: dict[tuple[int, int, int], object] = {}  # (event, column, w): crate c gets w now
+        hit: dict[tuple[int, int, int], object] = {}  # (event, column, v): (b) marks crate c (showing v)
+        act_bonus: dict[int, object] = {}
+        act_crates: dict[int, object] = {}
+        # shown[c, v]: crate c shows v (written before the event at hand); done[c]: crate c marked
+        shown: dict[tuple[int, int], object] = {}
+        done: dict[int, object] = {c: 0 for c in C}
+        # the sheet at the start of each turn (for placeability): (shown, done, bonus columns used)
+        at_turn: dict[int, tuple[dict, dict, dict]] = {}
+        used: dict[int, object] = {c: 0 for c in C}
+        for e in enc.events:
+            at_turn.setdefault(e.t, (dict(shown), dict(done), dict(used)))
+            roll = enc.rolls[e.t]
+            a = enc.bool("bonus", e.tag)
+            b = enc.bool("crates", e.tag)
+            act_bonus[e.i], act_crates[e.i] = a, b
+            m.add(a + b == e.active)
+            for c in C:
+                bonus[e.i, c] = enc.bool("bonus", e.tag, f"column{c + 1}")
+                # "mark bonus v": the # names the column; each bonus is marked once
+                m.add(bonus[e.i, c] + used[c] <= 1)
+            for v in V:
+                crates[e.i, v] = enc.bool("crates", e.tag, v)
+                m.add(bonus[e.i, v - 1] + crates[e.i, v] == e.val[v])
+            m.add(sum(bonus[e.i, c] for c in C) == a)
+            m.add(sum(crates[e.i, v] for v in V) == b)
+            for c in C:
+                g = Resources.of(self.bonuses[c])
+                for K in KINDS:
+                    if g.get(K):
+                        enc.add_gain(e, K, g.get(K) * bonus[e.i, c])
+            # "write the value of the other rolled die": a rolled die or a copy of die k writes
+            # die 1-k as rolled; a created # writes either rolled die (option charterstone_crate)
+            ws = sorted(set(roll))
+            for w in ws:
+                write[e.i, w] = enc.bool("write", e.tag, w)
+            m.add(sum(write[e.i, w] for w in ws) == a)
+            for s, lit in e.use.items():
+                if s.kind == "create":
+                    if rolled_only:
+                        m.add(a + lit <= 1)
+                    continue
+                if rolled_only and s.kind != "die":
+                    m.add(a + lit <= 1)
+                    continue
+                m.add(write[e.i, roll[1 - s.die]] >= a + lit - 1)
+            for c in C:
+                for w in ws:
+                    crate_w[e.i, c, w] = enc.bool("crate", e.tag, f"column{c + 1}", w)
+                m.add(sum(crate_w[e.i, c, w] for w in ws) == bonus[e.i, c])
+            for w in ws:
+                m.add(sum(crate_w[e.i, c, w] for c in C) == write[e.i, w])
+            # (b) "mark every crate whose written number is v": exactly the unmarked crates
+            # showing v (written by an earlier event), and at least one of them
+            new_done = {}
+            for c in C:
+                hs = []
+                for v in V:
+                    if (c, v) not in shown:
+                        continue
+                    h = enc.bool("hit", e.tag, f"crate{c + 1}", v)
+                    hit[e.i, c, v] = h
+                    hs.append(h)
+                    m.add(h <= crates[e.i, v])
+                    m.add(h <= shown[c, v])
+                new_done[c] = done[c] + sum(hs) if hs else done[c]
+            for c in C:
+                if not isinstance(new_done[c], int):
+                    z = enc.bool("marked", e.tag, f"crate{c + 1}")
+                    m.add(z == new_done[c])
+                    new_done[c] = z
+                for v in V:
+                    if (c, v) in shown:
+                        # every crate showing v is marked by now (here or before)
+                        m.add(crates[e.i, v] + shown[c, v] - 1 <= new_done[c])
+            for v in V:
+                m.add(crates[e.i, v] <= sum(hit[e.i, c, v] for c in C if (e.i, c, v) in hit))
+            done = new_done
+            for c in C:
+                used[c] = used[c] + bonus[e.i, c]
+                for w in ws:
+                    prev = shown.get((c, w), 0)
+                    z = enc.bool("shows", e.tag, f"crate{c + 1}", w)
+                    m.add(z == prev + crate_w[e.i, c, w])
+                    shown[c, w] = z
+        final_done = done
+        enc.stars = sum(final_done[c] for c in C)
+        # redundant (LP): a crate is marked only after its bonus; each (b) marks a crate
+        n_bonus = sum(act_bonus.values())
+        n_crates = sum(act_crates.values())
+        m.add(enc.stars <= n_bonus)
+        m.add(n_crates <= enc.stars)
+        for c in C:
+            m.add(final_done[c] <= used[c])
+
+        def can_take(turn: int, v: int):
+            # a rolled v takes bonus v while it is unmarked (a rolled die always has an other
+            # die); or it marks an unmarked crate showing v; nothing on the card costs
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            sh, dn, us = at_turn.get(turn, (shown, done, used))
+            m.add(z + us[v - 1] >= 1)
+            for c in C:
+                if (c, v) in sh:
+                    m.add(z >= sh[c, v] - dn[c])
+            return z
+
+        def decode(solver, e):
+            if solver.boolean_value(act_crates[e.i]):
+                return make_choice(action="crates")
+            if any(s.kind == "create" and solver.boolean_value(x) for s, x in e.use.items()):
+                w = next(w for (i, w), x in write.items() if i == e.i and solver.boolean_value(x))
+                return make_choice(action="bonus", crate=w)
+            return make_choice(action="bonus")
+
+        def lits(e, choice):
+            c = dict(choice)
+            if c.get("action") == "crates":
+                return [act_crates[e.i]]
+            if c.get("action") != "bonus":
+                return [enc.false]
+            out = [act_bonus[e.i]]
+            if "crate" in c:
+                out.append(write.get((e.i, c["crate"]), enc.false))
+            return out
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
 
 
 REALM = Charterstone
