@@ -175,6 +175,27 @@ def check_chapter1_command(realms: str, rolls_path: str, line_path: str, target_
     raise click.exceptions.Exit(0 if verdict.won else 1)
 
 
+@check_group.command("chapter2")
+@click.option("--realms", required=True, help="Three realms in a row, left to right: euphoria,parks,libertalia.")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file: the turns played (up to 14; hard 12).")
+@click.option("--line", "line_path", required=True, help="Played line (docs/line-format.md) with 'move REALM' steps.")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--turns", type=click.IntRange(1, 14), default=None, help="The chapter's last turn (default 14, hard 12).")
+@click.option("--win-beats-cap", is_flag=True, help="Reading: a step that wins and earns a 12th resource wins.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check_chapter2_command(realms: str, rolls_path: str, line_path: str, difficulty: str, turns: int | None,
+                           win_beats_cap: bool, as_json: bool) -> None:
+    """Check a played campaign chapter 2: won or lost, at which turn and step, and why (docs/campaign-chapter2.md)."""
+    from solver.campaign.chapter2 import run_chapter2, verdict_report, verdict_text
+
+    setup, verdict = _guarded(lambda: run_chapter2(realms, rolls_path, line_path, difficulty, turns, win_beats_cap))
+    if as_json:
+        _emit_json(verdict_report(setup, verdict))
+    else:
+        click.echo(verdict_text(setup, verdict))
+    raise click.exceptions.Exit(0 if verdict.won else 1)
+
+
 @cli.command("verify")
 @click.argument("certificate")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)

@@ -189,9 +189,11 @@ def apply_move(setup: Chapter2, cs: Chapter2State, realm: str) -> Chapter2State:
     """The chapter's free move: a realm to the far right without scoring; raise IllegalAction."""
     if realm not in cs.row:
         raise IllegalAction(f"realm {realm!r} is not in this round ({', '.join(cs.row)})")
+    if not setup.free_moves:
+        raise IllegalAction(f"chapter 2 ({setup.difficulty}) has no free move to the far right")
     if cs.moves_used >= setup.free_moves:
-        times = {0: "no free moves", 1: "1 free move"}.get(setup.free_moves, f"{setup.free_moves} free moves")
-        raise IllegalAction(f"chapter 2 ({setup.difficulty}) allows {times} to the far right, all used")
+        times = "once" if setup.free_moves == 1 else f"{setup.free_moves} times"
+        raise IllegalAction(f"chapter 2 ({setup.difficulty}) allows the free move to the far right {times}, all used")
     if realm == cs.rightmost:
         raise IllegalAction(f"{realm} is already the rightmost realm: the move would change nothing")
     row = tuple(k for k in cs.row if k != realm) + (realm,)
@@ -203,18 +205,47 @@ def end_chapter2_turn(game: Game, cs: Chapter2State, choices: dict[str, Any]) ->
     return _mark(game, cs, end_turn(game, cs.round, choices))
 
 
-def chapter2_die_placements(game: Game, cs: Chapter2State, die: int, *, limit: bool = True) -> list[Activation]:
-    """Every way rolled die `die` can be used now under the chapter's rules (chapter 1's search).
+def chapter2_die_placements(game: Game, cs: Chapter2State, die: int, *, limit: bool = True,
+                            rightmost: bool = True) -> list[Activation]:
+    """Every way rolled die `die` can be used now under the chapter's rules (chapter 1's search,
+    with any 2-pumpkin change: this chapter has no pumpkin limit).
 
-    With `limit`, a use that would earn the 12th resource of a kind does not count as a use."""
+    With `limit`, a use that would earn the 12th resource of a kind does not count as a use;
+    `rightmost=False` leaves out the rightmost-realm rule (to explain why a die is unusable)."""
 
     def step(state: RoundState, act: Activation) -> RoundState:
+        if not rightmost:
+            return apply_activation(game, state, act)
         after = apply_chapter2_activation(game, replace(cs, round=state), act)
         if limit and over_limit(after.earned):
             raise IllegalAction("would earn the 12th resource of a kind")
         return after.round
 
     return die_placements(game, None, cs.round, die, step=step, max_shift=MAX_SHIFT)
+
+
+def unusable_reason(game: Game, cs: Chapter2State, die: int) -> str:
+    """Why rolled die `die` cannot be used (chapter2_die_placements found nothing)."""
+    capped = chapter2_die_placements(game, cs, die, limit=False)
+    if capped:
+        return f"each use would earn the {RESOURCE_LIMIT}th resource of a kind, e.g. {capped[0].text()}"
+    blocked = chapter2_die_placements(game, cs, die, rightmost=False)
+    if blocked:
+        return f"its only uses would gain a star in the rightmost realm {cs.rightmost}, e.g. {blocked[0].text()}"
+    return f"no realm takes it, holding {cs.round.resources}"
+
+
+def judge_step(game: Game, setup: Chapter2, cs: Chapter2State) -> tuple[str, str] | None:
+    """The chapter decided at once after a step: ("lost", why) on the 12th resource of a kind,
+    ("won", why) when every realm has 6 stars marked; None: play on.
+
+    A step that does both loses (the loss is "immediate"), unless `setup.win_beats_cap`."""
+    kind = over_limit(cs.earned)
+    if kind and not (cs.won and setup.win_beats_cap):
+        return "lost", f"earns the {RESOURCE_LIMIT}th {KIND_NAMES[kind]} (earned {cs.earned}, spent or not)"
+    if cs.won:
+        return "won", f"6 stars marked in every realm ({_stars_text(game, cs.stars)})"
+    return None
 
 
 # ---- the chapter's line: the base line plus `move REALM` steps ----------------------------------
@@ -406,14 +437,13 @@ def check_chapter2(game: Game, setup: Chapter2, line: Line | Chapter2Line) -> Ch
             except IllegalAction as exc:
                 return verdict("illegal", t + 1, f"{text}: {exc}", i, text)
             record(t + 1, i, text)
-            kind = over_limit(cs.earned)
-            if kind and not (cs.won and setup.win_beats_cap):
-                return verdict("lost", t + 1, f"{text} earns the {RESOURCE_LIMIT}th {KIND_NAMES[kind]} "
-                               f"(earned {cs.earned}, spent or not)", i, text)
-            if cs.won:
+            decided = judge_step(game, setup, cs)
+            if decided and decided[0] == "lost":
+                return verdict("lost", t + 1, f"{text} {decided[1]}", i, text)
+            if decided:
                 rest = len(steps) - i + sum(len(cline.steps(u)) for u in range(t + 1, len(lturns)))
                 note = f"; the {rest} later step(s) of the line are not played" if rest else ""
-                return verdict("won", t + 1, f"6 stars marked in every realm ({_stars_text(game, cs.stars)}){note}", i, text)
+                return verdict("won", t + 1, f"{decided[1]}{note}", i, text)
         for k in (0, 1):
             if cs.round.die_spent[k]:
                 continue
@@ -421,17 +451,15 @@ def check_chapter2(game: Game, setup: Chapter2, line: Line | Chapter2Line) -> Ch
             if ways:
                 return verdict("illegal", t + 1, f"die{k + 1} ({roll[k]}) is not used but could be "
                                f"(e.g. {ways[0].text()}): every rolled # must be used")
-            capped = chapter2_die_placements(game, cs, k, limit=False)
-            why = (f"each use would earn the {RESOURCE_LIMIT}th resource of a kind, e.g. {capped[0].text()}"
-                   if capped else f"holding {cs.round.resources}; rightmost realm {cs.rightmost}")
-            return verdict("lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used ({why})")
+            return verdict("lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used ({unusable_reason(game, cs, k)})")
         try:
             cs = end_chapter2_turn(game, cs, dict(turn.end))
         except IllegalAction as exc:
             return verdict("illegal", t + 1, f"end of turn: {exc}")
         record(t + 1, None, "end of turn")
-        if cs.won:
-            return verdict("won", t + 1, f"6 stars marked in every realm ({_stars_text(game, cs.stars)}) at the end of the turn")
+        decided = judge_step(game, setup, cs)
+        if decided:
+            return verdict(decided[0], t + 1, f"{decided[1]} at the end of the turn")
         if t + 1 == setup.last_turn:
             short = [f"{r.key} {s}" for r, s in zip(game.realms, cs.stars) if s < STARS_TO_WIN]
             return verdict("lost", t + 1, f"the last turn ({setup.last_turn}) is over with fewer than "
@@ -439,3 +467,48 @@ def check_chapter2(game: Game, setup: Chapter2, line: Line | Chapter2Line) -> Ch
     return verdict("illegal", game.turns, f"the rolls stop after turn {game.turns} with no win or loss "
                    f"(the chapter goes on to turn {setup.last_turn}): give the rolls of every turn played")
 
+
+
+# ---- the command line's side (cli.py `solve check chapter2` only wires options to these) -----------
+
+def run_chapter2(realms: str, rolls_path: str, line_path: str, difficulty: str = "normal",
+                 turns: int | None = None, win_beats_cap: bool = False) -> tuple[Chapter2, Chapter2Verdict]:
+    """Read the inputs and check the line; every bad input is one InputError line (exit 2)."""
+    from ..commands import parse_realm_list
+    from ..rolls import load_rolls
+
+    keys = parse_realm_list(realms)
+    try:
+        setup = Chapter2(keys, difficulty, turns, win_beats_cap)
+    except ValueError as exc:
+        raise InputError(f"chapter 2: {exc}") from None
+    rolls = load_rolls(rolls_path)
+    try:
+        game = setup.game(rolls)
+    except ValueError as exc:
+        raise InputError(f"{rolls_path}: {exc}") from None
+    return setup, check_chapter2(game, setup, load_chapter2_line(line_path))
+
+
+def verdict_text(setup: Chapter2, v: Chapter2Verdict) -> str:
+    where = f" at turn {v.turn}" if v.turn else ""
+    if v.action:
+        where += f", step {v.action}"
+    stars = ", ".join(f"{k} {s}" for k, s in zip(setup.realms, v.stars)) or "-"
+    return (f"{v.outcome.upper()}{where}: {v.reason}\n"
+            f"  stars: {stars}; row (left to right): {' '.join(v.row) or '-'}; earned {v.earned}, unspent {v.unspent}; "
+            f"free moves used {v.moves_used} of {setup.free_moves}; difficulty {setup.difficulty}, last turn {setup.last_turn}")
+
+
+def verdict_report(setup: Chapter2, v: Chapter2Verdict) -> dict[str, Any]:
+    """The verdict as one JSON object (stars keyed by realm; the per-step record in `history`)."""
+    res = lambda r: {k: r.get(k) for k in KINDS}  # noqa: E731
+    return {
+        "status": v.outcome, "turn": v.turn, "action": v.action, "step": v.step, "reason": v.reason,
+        "stars": dict(zip(setup.realms, v.stars)), "row": list(v.row),
+        "earned": res(v.earned), "unspent": res(v.unspent),
+        "moves_used": v.moves_used, "free_moves": setup.free_moves,
+        "difficulty": setup.difficulty, "last_turn": setup.last_turn, "win_beats_cap": setup.win_beats_cap,
+        "history": [{"turn": h.turn, "action": h.action, "step": h.text, "stars": dict(zip(setup.realms, h.stars)),
+                     "row": list(h.row), "earned": res(h.earned)} for h in v.history],
+    }
