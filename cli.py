@@ -276,5 +276,29 @@ def realms_command(name: str | None, as_json: bool) -> None:
 cli.add_command(pentaquest_command, "pentaquest")
 
 
+@check_group.command("chapter4")
+@click.option("--realms", required=True, help="Four realms of the 2x2 grid in reading order: top-left,top-right,bottom-left,bottom-right.")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 12 turns; it may stop where the chapter ended).")
+@click.option("--line", "line_path", required=True, help="Played line with a 'swarm -> realm ...' line after each # (docs/campaign-chapter4.md).")
+@click.option("--target", "target_text", required=True, help="The resource target: 14 (normal, hard) or a range of 3, 13-15 (easy).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--win-box", type=click.Choice(["exact", "at-least"]), default="exact", show_default=True,
+              help="Reading: the win is judged only at the 6th (easy 5th, hard 7th) swarm box, or at every later one too.")
+@click.option("--swarm-sources", type=click.Choice(["every", "rolled"]), default="every", show_default=True,
+              help="Reading: every # used needs a swarm copy, or only rolled dice do.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check_chapter4_command(realms: str, rolls_path: str, line_path: str, target_text: str, difficulty: str,
+                           win_box: str, swarm_sources: str, as_json: bool) -> None:
+    """Check a played campaign chapter 4 (the Swarm): won or lost, when, and why (docs/campaign-chapter4.md)."""
+    from solver.campaign.chapter4 import run_chapter4, verdict_lines, verdict_report
+
+    setup, verdict = _guarded(lambda: run_chapter4(realms, rolls_path, line_path, target_text, difficulty, win_box, swarm_sources))
+    if as_json:
+        _emit_json(verdict_report(setup, verdict))
+    else:
+        click.echo("\n".join(verdict_lines(setup, verdict)))
+    raise click.exceptions.Exit(0 if verdict.won else 1)
+
+
 if __name__ == "__main__":
     cli()

@@ -28,6 +28,7 @@ from ..line import Activation, Compensation, Line, Source, TurnPlay, parse_line_
 from ..realms import get_realm, resolve_realm_name
 from ..realms.base import Effect, Use
 from ..resources import Resources
+from ..rolls import load_rolls
 from ..rules import DEFAULT_RULES, RuleSet
 from ..textfile import read_text
 
@@ -40,12 +41,12 @@ MAX_TURNS = 12
 NEIGHBOURS: dict[int, tuple[int, int]] = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
 GRID_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
 #: the setup rule that excludes realms (seed 003, chapter 4 setup step 1a)
-EXCLUSION_RULE = ("chapter 4 excludes realms that explicitly refer to a total of 3 realms and realms whose "
-                  "benefits include created dice (seed 003, chapter 4 setup 1a)")
+EXCLUSION_RULE = ("seed 003, chapter 4 setup 1a: realms that explicitly refer to a total of 3 realms, and realms "
+                  "whose benefits include created dice, are excluded")
 #: encoded realms the rule excludes, with the reason. No encoded realm gives a created die as a
 #: benefit (the engine's benefits are pumpkins, hearts, coins and stars).
 EXCLUDED: dict[str, str] = {
-    "between-two-cities": "its stars are counted from the other two realms of the round (it refers to a total of 3 realms)",
+    "between-two-cities": "it refers to a total of 3 realms (its stars are counted from the other two realms)",
 }
 #: reading options: when the win is judged (`win_box`) and which #s need a swarm copy (`swarm_sources`)
 WIN_BOX_READINGS = ("exact", "at-least")
@@ -101,10 +102,13 @@ class Chapter4:
             raise ValueError(f"difficulty must be easy, normal or hard, not {self.difficulty!r}")
         if len(self.realms) != 4:
             raise ValueError(f"chapter 4 plays exactly 4 realms in a 2x2 grid, got {len(self.realms)}")
-        keys = tuple(get_realm(k).key for k in self.realms)
+        try:
+            keys = tuple(get_realm(k).key for k in self.realms)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
         for key in keys:
             if key in EXCLUDED:
-                raise ValueError(f"{key} is excluded: {EXCLUSION_RULE}; {key}: {EXCLUDED[key]}")
+                raise ValueError(f"{key} is excluded from chapter 4: {EXCLUDED[key]} ({EXCLUSION_RULE})")
         if len(set(keys)) != 4:
             raise ValueError(f"chapter 4 plays 4 different realms, got {', '.join(keys)}")
         object.__setattr__(self, "realms", keys)
@@ -485,3 +489,46 @@ def parse_target(text: str) -> int | tuple[int, int]:
     if not m:
         raise InputError(f"--target: expected a resource count like 14 or a range like 13-15, got {text!r}")
     return int(m.group(1)) if m.group(2) is None else (int(m.group(1)), int(m.group(2)))
+
+
+# ---- the command line's face (cli.py: solve check chapter4) -------------------------------------
+
+def run_chapter4(realms: str, rolls_path: str, line_path: str, target: str, difficulty: str = "normal",
+                 win_box: str = "exact", swarm_sources: str = "every") -> tuple[Chapter4, Chapter4Verdict]:
+    """Read the inputs (InputError: one line naming the problem) and check the line."""
+    keys = parse_grid(realms)
+    wanted = parse_target(target)
+    try:
+        setup = Chapter4(keys, wanted, difficulty, win_box=win_box, swarm_sources=swarm_sources)
+    except ValueError as exc:
+        raise InputError(f"chapter 4: {exc}") from None
+    rolls = load_rolls(rolls_path, max_turns=MAX_TURNS)
+    line = load_chapter4_line(line_path)
+    return setup, check_chapter4(setup.game(rolls), setup, line)
+
+
+def verdict_report(setup: Chapter4, verdict: Chapter4Verdict) -> dict[str, Any]:
+    """The verdict as one JSON object."""
+    return {
+        "status": verdict.outcome, "turn": verdict.turn, "action": verdict.action, "reason": verdict.reason,
+        "grid": {pos: key for pos, key in zip(GRID_NAMES, setup.realms)},
+        "stars": {key: s for key, s in zip(setup.realms, verdict.stars)},
+        "swarm_boxes": [{"turn": t, "action": a} for t, a in verdict.boxes], "boxes_to_win": setup.boxes_to_win,
+        "earned": verdict.earned, "unspent": verdict.unspent, "target": setup.target_text(),
+        "difficulty": setup.difficulty, "win_box": setup.win_box, "swarm_sources": setup.swarm_sources,
+    }
+
+
+def verdict_lines(setup: Chapter4, verdict: Chapter4Verdict) -> list[str]:
+    """The verdict for a person: outcome and reason, then the chapter's state."""
+    where = f" at turn {verdict.turn}" if verdict.turn else ""
+    where += f", action {verdict.action}" if verdict.action else ""
+    a, b, c, d = setup.realms
+    stars = ", ".join(f"{k} {s}" for k, s in zip(setup.realms, verdict.stars)) or "-"
+    boxes = ", ".join(f"t{t}.{i}" for t, i in verdict.boxes) or "none"
+    return [
+        f"{verdict.outcome.upper()}{where}: {verdict.reason}",
+        f"  grid: {a} | {b} / {c} | {d}; stars: {stars}",
+        f"  swarm boxes: {len(verdict.boxes)} of {setup.boxes_to_win} ({boxes}); resources earned {verdict.earned} "
+        f"(unspent {verdict.unspent}), target {setup.target_text()}; difficulty {setup.difficulty}",
+    ]
