@@ -22,7 +22,7 @@ from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import Resources
+from ..resources import KINDS, Resources
 from ..rules import RuleSet
 from . import shapes
 from .base import Effect, Realm, Use
@@ -147,6 +147,178 @@ class Tapestry(Realm):
             big = " ".join(self.big[r // self.block])
             rows.append((f"row {r + 1}", "".join(cells).rstrip() + ("   " + big if r % self.block == 0 else "")))
         return rows
+
+    # ---- model face ----------------------------------------------------------------------
+    @cached_property
+    def empty_cells(self) -> list[Cell]:
+        """The cells not pre-filled (the only ones a # can fill)."""
+        pre = self.mask(self.prefilled)
+        return [(r, c) for r in range(self.size) for c in range(self.size) if not self.bit((r, c)) & pre]
+
+    @cached_property
+    def free_placements(self) -> dict[int, list[int]]:
+        """shape -> masks of its placements on cells that are not pre-filled (the others never fit)."""
+        pre = self.mask(self.prefilled)
+        return {s: [m for m in sorted(d) if not m & pre] for s, d in self.placements.items()}
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation fills at least one empty cell, and a cell is filled once."""
+        return len(self.empty_cells)
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """A # completes at most the big squares its shape touches (4 for shape 6 on this card:
+        it holds a 2x2 block that can straddle four big squares)."""
+        best = 0
+        for s, masks in self.free_placements.items():
+            for m in masks:
+                cells = self.placements[s][m]
+                touched = {(r // self.block, c // self.block) for r, c in cells}
+                best = max(best, sum(Resources.of(self.big[R][C]).total() for R, C in touched))
+        return best
+
+    def encode(self, enc) -> None:
+        m = enc.model
+        b, nb = self.block, self.nb
+        EMPTY = self.empty_cells
+        # every mask a # may fill, with the shapes (#s) it is a placement of
+        shapes_of: dict[int, list[int]] = {}
+        for s, masks in sorted(self.free_placements.items()):
+            for pm in masks if 1 <= s <= 6 else []:
+                shapes_of.setdefault(pm, []).append(s)
+        cells_of = {pm: self.placements[shapes_of[pm][0]][pm] for pm in shapes_of}
+        size = {s: len(cells) for s, cells in self.shapes.items()}
+        bigs = [(R, C) for R in range(nb) for C in range(nb)]
+        big_cells = {(R, C): [x for x in EMPTY if x[0] // b == R and x[1] // b == C] for R, C in bigs}
+
+        # on this card no two shapes share a placement (their sizes differ); a card file where
+        # two #s have congruent shapes gets the general form below
+        shared = any(len(ss) > 1 for ss in shapes_of.values())
+        place: dict[tuple[int, int], object] = {}  # (event, mask)
+        cover: dict[tuple[int, Cell], object] = {}  # (event, cell)
+        for e in enc.events:
+            by_cell: dict[Cell, list] = {x: [] for x in EMPTY}
+            for pm in shapes_of:
+                y = enc.bool("place", e.tag, f"cells={cells_text(cells_of[pm])}")
+                place[e.i, pm] = y
+                for x in cells_of[pm]:
+                    by_cell[x].append(y)
+                if shared:
+                    # a placement of a shape other than the #'s is refused
+                    m.add(y <= sum(e.val[s] for s in shapes_of[pm]))
+            # "fill the shape of the #": the # v takes one placement of shape v (a # whose shape
+            # has no placement on the empty cells cannot be used here)
+            for v in range(1, 7):
+                ys = [place[e.i, pm] for pm in self.free_placements.get(v, [])]
+                if shared:
+                    m.add(sum(ys) >= e.val[v])
+                else:
+                    m.add(sum(ys) == e.val[v])
+            if shared:
+                m.add(sum(place[e.i, pm] for pm in shapes_of) == e.active)
+            for x, ys in by_cell.items():
+                c = enc.bool("covers", e.tag, f"{x[0] + 1}{x[1] + 1}")
+                m.add(sum(ys) == c)
+                cover[e.i, x] = c
+
+        # "on empty cells": every cell is filled at most once in the round
+        # filled_after[e.i][x]: cell x is filled once the realm's events up to e are done
+        filled_after: list[dict[Cell, object]] = []
+        prev_f: dict[Cell, object] = {x: 0 for x in EMPTY}
+        for e in enc.events:
+            now = {}
+            for x in EMPTY:
+                z = enc.bool("filled_after", e.tag, f"{x[0] + 1}{x[1] + 1}")
+                m.add(z == prev_f[x] + cover[e.i, x])
+                now[x] = z
+            filled_after.append(now)
+            prev_f = now
+        filled = {}
+        for x in EMPTY:
+            f = enc.bool("filled", f"{x[0] + 1}{x[1] + 1}")
+            m.add(f == prev_f[x])
+            filled[x] = f
+        # redundant (LP): the cells filled are the sizes of the shapes placed
+        m.add(
+            sum(filled.values())
+            == sum(size[v] * e.val[v] for e in enc.events for v in range(1, 7) if v in size)
+        )
+
+        # "completing a big square gains its resource": after[B][n] = B complete once the realm's
+        # events up to the n-th are done; the event that turns it true completes it
+        complete = {}
+        for R, C in bigs:
+            cells = big_cells[R, C]
+            kinds = Resources.of(self.big[R][C])
+            if not cells:
+                complete[R, C] = enc.true  # all pre-filled: complete from the start, gains nothing
+                continue
+            prev = None
+            for n, e in enumerate(enc.events):
+                so_far = [filled_after[n][x] for x in cells]
+                z = enc.bool("big_complete_after", e.tag, f"big{R * nb + C + 1}")
+                for f in so_far:
+                    m.add(z <= f)
+                m.add(z >= sum(so_far) - (len(cells) - 1))
+                if prev is not None:
+                    m.add(z >= prev)  # redundant (LP): a complete big square stays complete
+                for K in KINDS:
+                    if kinds.get(K):
+                        enc.add_gain(e, K, kinds.get(K) * (z - (prev if prev is not None else 0)))
+                prev = z
+            comp = enc.bool("big_complete", f"big{R * nb + C + 1}")
+            m.add(comp == (prev if prev is not None else 0))
+            # redundant (LP): a complete big square has all its empty cells filled
+            m.add(len(cells) * comp <= sum(filled[x] for x in cells))
+            complete[R, C] = comp
+
+        # "1 star per completed big row and per completed big column"
+        bands = [("row", R, [(R, C) for C in range(nb)]) for R in range(nb)]
+        bands += [("column", C, [(R, C) for R in range(nb)]) for C in range(nb)]
+        star_terms = []
+        for kind, n, squares in bands:
+            z = enc.bool(f"big_{kind}_complete", n + 1)
+            for sq in squares:
+                m.add(z <= complete[sq])
+            m.add(z >= sum(complete[sq] for sq in squares) - (len(squares) - 1))
+            star_terms.append(z)
+        enc.stars = sum(star_terms)
+        # redundant (LP): the complete big squares hold at most the cells filled
+        m.add(sum(len(big_cells[sq]) * complete[sq] for sq in bigs) <= sum(filled.values()))
+
+        def filled_before(x: Cell, turn: int):
+            earlier = [n for n, e in enumerate(enc.events) if e.t < turn]
+            return filled_after[earlier[-1]][x] if earlier else enc.false
+
+        def can_take(turn: int, v: int):
+            # a # v fits when some placement of shape v has all its cells empty at the start of
+            # the turn (filling costs nothing on this card)
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            for pm in self.free_placements.get(v, []):
+                if turn == 0:
+                    m.add(z == 1)
+                    break
+                m.add_bool_or([filled_before(x, turn) for x in cells_of[pm]] + [z])
+            return z
+
+        def decode(solver, e):
+            for pm in shapes_of:
+                if solver.boolean_value(place[e.i, pm]):
+                    return make_choice(cells=cells_text(cells_of[pm]))
+            raise AssertionError("tapestry: active event without a placement")
+
+        def lits(e, choice):
+            try:
+                cells = parse_cells(dict(choice)["cells"])
+            except (IllegalAction, KeyError):
+                return [enc.false]
+            if any(not (0 <= r < self.size and 0 <= k < self.size) for r, k in cells):
+                return [enc.false]
+            pm = self.mask(cells)
+            return [place[e.i, pm]] if (e.i, pm) in place else [enc.false]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
 
 
 REALM = Tapestry
