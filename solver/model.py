@@ -115,6 +115,9 @@ class RealmEncoder:
         self.choice_lits: Callable[[Event, Choice], list[Lit]] | None = None
         self.decode_end: Callable[[cp_model.CpSolver, int], Choice | None] | None = None
         self.end_lits: Callable[[int, Choice], list[Lit]] | None = None
+        #: cross-realm hook: called once after every realm is encoded, to add constraints that
+        #: read the other realms' `stars` and the round's gains (`rm.gains`); docs/model.md
+        self.cross_realm: Callable[[], None] | None = None
         self._rolled: dict[tuple[int, int], Lit] = {}
         self._placeable: dict[tuple[int, int], Lit] = {}
         self._activated: dict[int, Lit] = {}
@@ -257,6 +260,10 @@ class RoundModel:
         self.encoders = [RealmEncoder(self, r, self.events[r]) for r in range(len(game.realms))]
         for enc in self.encoders:
             enc.realm.encode(enc)
+        # cross-realm scoring (Between Two Cities, My Little Scythe): once every realm is encoded
+        for enc in self.encoders:
+            if enc.cross_realm is not None:
+                enc.cross_realm()
         # compensation only when the rolled value fits no realm left un-activated this turn
         for (t, k, K), lit in self.comp.items():
             v = game.rolls[t][k]
@@ -313,6 +320,13 @@ class RoundModel:
 
             for trick in options.trick_list or ALL_TRICKS:
                 trick(self)
+
+    def gains(self, t: int, kind: str) -> LinearExpr:
+        """Every resource of this kind earned in turn t: each realm's gains and the compensations
+        (what the engine reports to `Realm.observe_gain`; spending is not subtracted)."""
+        earned = [enc.gain.get(e.index, {}).get(kind, 0) for enc in self.encoders for e in enc.turn_events(t)]
+        earned += [lit for (tt, _, K), lit in self.comp.items() if tt == t and K == kind]
+        return sum(earned)
 
     def _event(self, r: int, t: int, k: int, index: int) -> Event:
         m = self.model

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import Resources
+from ..resources import KINDS, Resources
 from ..rules import RuleSet
 from .base import Effect, Realm, Use
 
@@ -94,6 +94,127 @@ class BetweenTwoCities(Realm):
         rows.append(("columns", "  ".join(str(b) for b in self.col_bonus)))
         rows.append(("filled", f"{self.filled(state)} (stars = min(lowest other realm, filled))"))
         return rows
+
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """One # fills one square: it can complete its row and its column (both bonuses)."""
+        return max(rb.total() + cb.total() for rb in self.row_bonus for cb in self.col_bonus)
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation fills an empty square: at most one per square."""
+        return self.n * self.n
+
+    def neighbours(self, x: int) -> list[int]:
+        """The squares orthogonally adjacent to square x (reading order)."""
+        n = self.n
+        r, k = divmod(x, n)
+        return [rr * n + kk for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)) if 0 <= rr < n and 0 <= kk < n]
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        n = self.n
+        X = range(n * n)
+        V = range(1, 7)
+
+        def sq(x: int) -> str:
+            return f"row{x // n + 1},col{x % n + 1}"
+
+        fill: dict[tuple[int, int], object] = {}  # (event, square)
+        for e in enc.events:
+            for x in X:
+                fill[e.i, x] = enc.bool("fill", e.tag, sq(x))
+            m.add(sum(fill[e.i, x] for x in X) == e.active)
+        # "write the # in any empty square": each square at most once
+        filled = {x: sum(fill[e.i, x] for e in enc.events) for x in X}
+        for x in X:
+            m.add(filled[x] <= 1)
+        # shows[x, v]: square x holds v at the end of the round (exact: a filled square shows the
+        # value of the event that filled it, an empty one shows nothing)
+        shows: dict[tuple[int, int], object] = {}
+        for x in X:
+            for v in V:
+                shows[x, v] = enc.bool("shows", sq(x), v)
+            m.add(sum(shows[x, v] for v in V) == filled[x])
+            for e in enc.events:
+                for v in V:
+                    m.add_bool_or([~fill[e.i, x], ~e.val[v], shows[x, v]])
+        # "equal #s may not be orthogonally adjacent": squares only fill, so the rule at every
+        # placement is the rule on the final grid, whatever the order
+        for x in X:
+            for y in self.neighbours(x):
+                if x < y:
+                    for v in V:
+                        m.add(shows[x, v] + shows[y, v] <= 1)
+        # bonuses: the event that fills the last empty square of a row / column gains its icons
+        lines = [(f"row{r + 1}", [r * n + k for k in range(n)], self.row_bonus[r]) for r in range(n)]
+        lines += [(f"col{k + 1}", [r * n + k for r in range(n)], self.col_bonus[k]) for k in range(n)]
+        for name, squares, bonus in lines:
+            so_far = 0  # squares of this line filled by this realm's events up to and including e
+            for e in enc.events:
+                here = sum(fill[e.i, x] for x in squares)
+                so_far = so_far + here
+                done = enc.bool("completes", e.tag, name)
+                m.add(done <= here)
+                m.add(n * done <= so_far)
+                m.add(done >= here + so_far - n)
+                for K in KINDS:
+                    if bonus.get(K):
+                        enc.add_gain(e, K, bonus.get(K) * done)
+        # stars = min(lowest of the other realms' stars, squares filled): the squares part here,
+        # the other realms in the cross-realm hook (their stars exist once every realm is encoded)
+        squares_filled = enc.int(0, n * n, "squares_filled")
+        m.add(squares_filled == sum(filled[x] for x in X))
+        stars = enc.int(0, n * n, "stars")
+        enc.stars = stars
+
+        def cross_realm() -> None:
+            # the engine passes the other realms' own stars, each capped; this realm's result is
+            # capped again, so min(cap, other's raw stars) and the raw stars give the same cap
+            others = [o.stars for o in enc.rm.encoders if o is not enc]
+            if not others:  # a one-realm game: the lowest of no realms is taken as 0 (engine)
+                m.add(stars == 0)
+                return
+            m.add_min_equality(stars, [squares_filled, enc.rules.star_cap] + others)
+
+        enc.cross_realm = cross_realm
+
+        before_cache: dict = {}
+
+        def shown_before(turn: int, x: int, v: int):
+            """Literal: square x shows v at the start of the turn (at most the truth)."""
+            key = (turn, x, v)
+            if key not in before_cache:
+                z = enc.bool("shows_before", f"t{turn + 1}", sq(x), v)
+                m.add_implication(z, shows[x, v])
+                m.add(z <= sum(fill[e.i, x] for e in enc.events if e.t < turn))
+                before_cache[key] = z
+            return before_cache[key]
+
+        def can_take(turn: int, v: int):
+            # an empty square with no neighbour showing v takes v for free: for every square,
+            # placeable, or it was filled, or a neighbour showed v, at the start of the turn
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            for x in X:
+                was_filled = sum(fill[e.i, x] for e in enc.events if e.t < turn)
+                m.add(z + was_filled + sum(shown_before(turn, y, v) for y in self.neighbours(x)) >= 1)
+            return z
+
+        def decode(solver, e):
+            for x in X:
+                if solver.boolean_value(fill[e.i, x]):
+                    return make_choice(row=x // n + 1, col=x % n + 1)
+            raise AssertionError("between-two-cities: active event without a square")
+
+        def lits(e, choice):
+            c = dict(choice)
+            r, k = c.get("row", 0) - 1, c.get("col", 0) - 1
+            if r not in range(n) or k not in range(n):
+                return [enc.false]
+            return [fill[e.i, r * n + k]]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
 
 
 REALM = BetweenTwoCities

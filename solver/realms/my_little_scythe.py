@@ -88,5 +88,96 @@ class MyLittleScythe(Realm):
         rows.append(("earned this round", "  ".join(f"{k} {e}/{self.threshold}" for k, e in zip(KINDS, earned))))
         return rows
 
+    def max_gain_per_activation(self, rules: RuleSet) -> int:
+        """One # marks one flower: its centre resource, and a C when it completes a pair."""
+        return max(Resources.of(k).total() for k in self.centre) + Resources.of(self.pair).total()
+
+    def max_events(self, turns: int, rules: RuleSet) -> int:
+        """Every activation marks a number not yet marked in its flower: at most 6 per flower."""
+        return 6 * len(self.names)
+
+    # ---- CP-SAT ----------------------------------------------------------------------------
+    def encode(self, enc) -> None:
+        m = enc.model
+        F = range(len(self.names))
+        V = range(1, 7)
+        mark: dict[tuple[int, int, int], object] = {}  # (event, flower, value)
+        marked_before: dict[tuple[int, int], object] = {(f, v): 0 for f in F for v in V}
+        for e in enc.events:
+            for f in F:
+                for v in V:
+                    mark[e.i, f, v] = enc.bool("mark", e.tag, self.names[f], v)
+            for v in V:
+                m.add(sum(mark[e.i, f, v] for f in F) == e.val[v])
+            for f in F:
+                # "mark the # in either flower, gain its centre resource"
+                centre = Resources.of(self.centre[f])
+                for K in KINDS:
+                    if centre.get(K):
+                        enc.add_gain(e, K, centre.get(K) * sum(mark[e.i, f, v] for v in V))
+            # "marking the same number in both flowers also gains a C": the later of the two marks
+            pairs = []
+            for f in F:
+                for v in V:
+                    other = sum(marked_before[g, v] for g in F if g != f)
+                    z = enc.bool("pair", e.tag, self.names[f], v)
+                    m.add(z <= mark[e.i, f, v])
+                    m.add(z <= other)
+                    m.add(z >= mark[e.i, f, v] + other - 1)
+                    pairs.append(z)
+            bonus = Resources.of(self.pair)
+            for K in KINDS:
+                if bonus.get(K):
+                    enc.add_gain(e, K, bonus.get(K) * sum(pairs))
+            for f in F:
+                for v in V:
+                    marked_before[f, v] = marked_before[f, v] + mark[e.i, f, v]
+        # each number once per flower
+        for f in F:
+            for v in V:
+                m.add(marked_before[f, v] <= 1)
+        # stars: `per` for each kind earned `threshold` times this round (exact both ways); the
+        # earned counts are tied to the round's gains in the cross-realm hook
+        earned = {K: enc.int(0, 10_000, "earned", K) for K in KINDS}
+        reached = {}
+        for K in KINDS:
+            reached[K] = enc.bool("reached", K)
+            m.add(earned[K] >= self.threshold).only_enforce_if(reached[K])
+            m.add(earned[K] <= self.threshold - 1).only_enforce_if(~reached[K])
+        enc.stars = self.per * sum(reached.values())
+
+        def cross_realm() -> None:
+            for K in KINDS:
+                if enc.rules.my_little_scythe_counting == "anywhere":
+                    # every resource earned in the round: any realm (this one too) and compensation
+                    m.add(earned[K] == sum(enc.rm.gains(t, K) for t in range(enc.turns)))
+                else:  # "here": only what marking these flowers gained
+                    m.add(earned[K] == sum(enc.gain.get(e.i, {}).get(K, 0) for e in enc.events))
+
+        enc.cross_realm = cross_realm
+
+        def can_take(turn: int, v: int):
+            # marking costs nothing: v fits while some flower has not marked it at the turn's start
+            z = enc.bool("placeable", f"t{turn + 1}", v)
+            for f in F:
+                m.add(z + sum(mark[e.i, f, v] for e in enc.events if e.t < turn) >= 1)
+            return z
+
+        def decode(solver, e):
+            for (ei, f, _), x in mark.items():
+                if ei == e.i and solver.boolean_value(x):
+                    return make_choice(flower=self.names[f])
+            raise AssertionError("my-little-scythe: active event without a mark")
+
+        def lits(e, choice):
+            name = dict(choice).get("flower")
+            if name not in self.names:
+                return [enc.false]
+            return [sum(mark[e.i, self.names.index(name), v] for v in V)]
+
+        enc.can_take = can_take
+        enc.decode_choice = decode
+        enc.choice_lits = lits
+
 
 REALM = MyLittleScythe
