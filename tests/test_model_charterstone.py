@@ -95,6 +95,17 @@ def test_crates_need_an_unmarked_crate():
 turn 1 roll 4 2
   die1 -> charterstone action=crates
 """, "no unmarked crate shows 4")
+    # also when another (b) marks two crates (so the (b)s do not outnumber the stars)
+    refused("""
+turn 1 roll 4 5
+  die1 -> charterstone action=bonus
+turn 2 roll 6 5
+  die1 -> charterstone action=bonus
+turn 3 roll 3 1
+  die1 -> charterstone action=crates
+turn 4 roll 5 5
+  die1 -> charterstone action=crates
+""", "no unmarked crate shows 3")
 
 
 def test_a_bonus_is_marked_once():
@@ -179,16 +190,19 @@ turn 3 roll 2 5
 
 
 def test_compensation_only_when_no_bonus_and_no_crate_takes_the_die():
-    # bonus 2 is marked and crate 2 shows 5: a rolled 2 is unusable, a rolled 5 marks the crate
-    legal = """
+    # bonuses 2 and 5 are marked; crate 2 shows 5, crate 5 shows 1
+    sheet = """
 turn 1 roll 2 5
   die1 -> charterstone action=bonus
-turn 2 roll 2 2
-  compensate die1 P
-  compensate die2 H
+turn 2 roll 5 1
+  die1 -> charterstone action=bonus
 """
-    assert accepted(legal) == (0, 3)
-    refused(legal.replace("turn 2 roll 2 2", "turn 2 roll 5 5"), "can still be used in charterstone")
+    # a rolled 2 fits nothing: compensation is allowed
+    assert accepted(sheet + "turn 3 roll 2 2\n  compensate die1 P\n  compensate die2 H\n") == (0, 4)
+    # a rolled 5 marks crate 2: no compensation
+    refused(sheet + "turn 3 roll 5 5\n  compensate die1 P\n", "can still be used in charterstone")
+    # ... until crate 2 is marked
+    assert accepted(sheet + "turn 3 roll 5 1\n  die1 -> charterstone action=crates\nturn 4 roll 5 5\n  compensate die1 P\n") == (1, 3)
     # an unmarked bonus takes any rolled die
     refused("turn 1 roll 3 3\n  compensate die1 P\n", "can still be used in charterstone")
 
