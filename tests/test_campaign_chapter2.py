@@ -302,6 +302,24 @@ def test_a_die_is_usable_with_any_pumpkin_change():
     assert ways(P=3, H=2) == [] and ways(P=4) == []
 
 
+def test_a_die_whose_every_use_earns_the_twelfth_resource_cannot_be_used():
+    from solver.campaign.chapter2 import unusable_reason
+    from solver.engine import realm_stars
+
+    s = Chapter2(ROW)
+    g = s.game(((1, 1),))
+    full_e = (((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6)), 6)
+    full_l = ((11, 22, 33, 35, 41, 51), 4)
+    parks = ((), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4))  # a 1 fits only trail 1's first site: a pumpkin
+    cs = start_chapter2(g)
+    st = replace(cs.round, sheets=(full_e, parks, full_l))
+    cs = replace(cs, round=st, stars=realm_stars(g, st), earned=Resources(P=10))
+    assert [w.text() for w in chapter2_die_placements(g, cs, 0)] == ["die1 -> parks trail=1"]
+    cs = replace(cs, earned=Resources(P=11))
+    assert chapter2_die_placements(g, cs, 0) == []
+    assert "each use would earn the 12th resource of a kind, e.g. die1 -> parks trail=1" in unusable_reason(g, cs, 0)
+
+
 def test_no_compensation():
     v = check(DEAD + "  compensate die2 P\n")
     assert (v.outcome, v.turn, v.action) == ("illegal", 4, 2) and "no compensation" in v.reason

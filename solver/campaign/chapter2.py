@@ -481,7 +481,7 @@ def run_chapter2(realms: str, rolls_path: str, line_path: str, difficulty: str =
     try:
         setup = Chapter2(keys, difficulty, turns, win_beats_cap)
     except ValueError as exc:
-        raise InputError(f"chapter 2: {exc}") from None
+        raise InputError(str(exc)) from None
     rolls = load_rolls(rolls_path)
     try:
         game = setup.game(rolls)
