@@ -99,6 +99,30 @@ def game_command(realms: str, rolls_path: str, time_limit: float | None, workers
     raise click.exceptions.Exit(result.exit_code)
 
 
+@cli.command("chapter1")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 9 turns; the win is judged after its last turn).")
+@click.option("--realms", default=None, help="Three realms: parks,libertalia,ark-nova (order has no rule effect in chapter 1).")
+@click.option("--target", "target_text", default=None, help="The outlined Chapter-card circle: 17 or 16-18. Without: every total that can win.")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--fleet", default=None, help="The fleet of 5 realms; with --drawn the solver chooses the third realm.")
+@click.option("--drawn", default=None, help="The 2 realms drawn from the fleet.")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each question.")
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-solving.md).")
+def chapter1_command(rolls_path: str, realms: str | None, target_text: str | None, difficulty: str, fleet: str | None,
+                     drawn: str | None, time_limit: float | None, workers: int | None, as_json: bool) -> None:
+    """Solve campaign chapter 1: a winning line (checked), or a proof that none wins (docs/campaign-solving.md)."""
+    from solver.campaign.chapter1_solve import print_answer, run_command, stderr_progress
+
+    answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
+                                          stderr_progress()))
+    if as_json:
+        _emit_json(answer.as_json())
+    else:
+        print_answer(_stdout(), answer)
+    raise click.exceptions.Exit(answer.exit_code)
+
+
 @cli.group("check", invoke_without_command=True)
 @click.option("--realms", default=None, help="Three realms, comma-separated.")
 @click.option("--rolls", "rolls_path", default=None, help="Roll file.")
