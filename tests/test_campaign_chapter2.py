@@ -277,6 +277,30 @@ def test_die_that_cannot_be_used_loses():
     assert "die2 (4) cannot be used" in v.reason and "rightmost realm euphoria" in v.reason
 
 
+def test_an_unusable_die_loses_even_when_the_other_die_is_left_unused():
+    # turn 6 rolls 6 1: the 1 fits nowhere (the loss is immediate); the 6 could still be used
+    text = """
+turn 1 roll 6 4
+  die1 -> libertalia benefit=yes pirate=4
+  die2 -> parks trail=3
+turn 2 roll 2 2
+  die1 -> libertalia benefit=no pirate=1
+  die2 -> parks trail=1
+turn 3 roll 6 1
+  die2 -> euphoria area=left
+  die1 -> libertalia benefit=no pirate=3
+turn 4 roll 6 3
+  die2 -> euphoria area=right
+  die1 -> parks trail=1
+turn 5 roll 1 5
+  die1 -> euphoria area=right
+  die2 -> parks trail=2
+turn 6 roll 6 1
+"""
+    v = check(text)
+    assert (v.outcome, v.turn) == ("lost", 6) and "die2 (1) cannot be used (no realm takes it" in v.reason
+
+
 def test_unused_die_that_could_be_used_is_illegal():
     v = check(MOVES.replace("  die2 -> euphoria area=left\n", ""), difficulty="easy")
     assert (v.outcome, v.turn) == ("illegal", 2) and "every rolled # must be used" in v.reason
@@ -400,3 +424,40 @@ def test_cli_check_chapter2(tmp_path):
     assert excluded.output.count("\n") == 1
     bad = runner.invoke(app.cli, base[:-1] + [str(tmp_path / "missing.txt")])
     assert bad.exit_code == 2 and "cannot read" in bad.output
+
+
+# ---- the "can be used" search agrees with the checker ------------------------------------------------
+@pytest.mark.parametrize("realms", [(E, K, L), (W, "wingspan", "scythe"), ("red-rising", "azul", "pendulum")])
+def test_random_lines_built_from_the_usable_search_are_never_illegal(realms):
+    """Lines built by placing each die with chapter2_die_placements (random choice) must check as
+    won or lost, never illegal; a die with no placement loses at that very turn."""
+    import random
+
+    from solver.line import Line, TurnPlay
+
+    rng = random.Random("-".join(realms))
+    s = Chapter2(realms, turns=6)
+    for _ in range(6):
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(6))
+        g = s.game(rolls)
+        cs = start_chapter2(g)
+        turns, dead = [], None
+        for t in range(6):
+            acts = []
+            for k in rng.sample((0, 1), 2):
+                ways = chapter2_die_placements(g, cs, k)
+                if not ways:
+                    dead = t + 1
+                    break
+                act = rng.choice(ways)
+                cs = apply_chapter2_activation(g, cs, act)
+                acts.append(act)
+            turns.append(TurnPlay(rolls[t], tuple(acts), ()))
+            if dead or cs.won:
+                break
+            from solver.campaign.chapter2 import end_chapter2_turn
+            cs = end_chapter2_turn(g, cs, {})
+        v = check_chapter2(g, s, Line(tuple(turns)))
+        assert v.outcome in ("won", "lost"), v.reason
+        if dead:
+            assert (v.outcome, v.turn) == ("lost", dead) and "cannot be used" in v.reason

@@ -444,14 +444,14 @@ def check_chapter2(game: Game, setup: Chapter2, line: Line | Chapter2Line) -> Ch
                 rest = len(steps) - i + sum(len(cline.steps(u)) for u in range(t + 1, len(lturns)))
                 note = f"; the {rest} later step(s) of the line are not played" if rest else ""
                 return verdict("won", t + 1, f"{decided[1]}{note}", i, text)
-        for k in (0, 1):
-            if cs.round.die_spent[k]:
-                continue
-            ways = chapter2_die_placements(game, cs, k)
-            if ways:
-                return verdict("illegal", t + 1, f"die{k + 1} ({roll[k]}) is not used but could be "
-                               f"(e.g. {ways[0].text()}): every rolled # must be used")
-            return verdict("lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used ({unusable_reason(game, cs, k)})")
+        # a die that cannot be used loses at once, whatever else the line left undone this turn
+        unused = {k: chapter2_die_placements(game, cs, k) for k in (0, 1) if not cs.round.die_spent[k]}
+        for k, ways in unused.items():
+            if not ways:
+                return verdict("lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used ({unusable_reason(game, cs, k)})")
+        for k, ways in unused.items():
+            return verdict("illegal", t + 1, f"die{k + 1} ({roll[k]}) is not used but could be "
+                           f"(e.g. {ways[0].text()}): every rolled # must be used")
         try:
             cs = end_chapter2_turn(game, cs, dict(turn.end))
         except IllegalAction as exc:
