@@ -148,6 +148,61 @@ def test_pair_bonus_coin_counts_towards_the_sixth_coin():
     assert model_stars_of_line(game, line) == engine
 
 
+BONUS_LINE = """
+turn 1 roll 1 2
+  die1 -> between-two-cities row=1 col=1
+  die2 -> parks trail=1
+turn 2 roll 2 6
+  die1 -> between-two-cities row=1 col=2
+turn 3 roll 3 4
+  die1 -> between-two-cities row=1 col=3
+  create 1 -> parks trail=2
+turn 4 roll 2 5
+  die1 -> between-two-cities row=2 col=1
+  die2 -> parks trail=2
+turn 5 roll 1 3
+  die2 -> between-two-cities row=3 col=1
+  die1 -> my-little-scythe flower=left
+"""
+BONUS_ROLLS = [(1, 2), (2, 6), (3, 4), (2, 5), (1, 3)]
+
+
+def test_row_and_column_bonuses_pay_in_the_same_turn():
+    """Row 1 (P+C) completes in turn 3 and its coin pays for a created 1 the same turn (only
+    if the bonus goes to that turn); column 1 (P+P) completes in turn 5."""
+    game = make_game(["between-two-cities", "parks", "my-little-scythe"], BONUS_ROLLS)
+    line = parse_line_text(BONUS_LINE)
+    engine = engine_stars_of_line(game, line)
+    assert engine[1] == 6  # H (Parks) + P (row) + H (Parks) + P P (column) + P (flower)
+    assert model_stars_of_line(game, line) == engine
+
+
+ILLEGAL = [
+    # equal #s orthogonally adjacent
+    ("turn 1 roll 3 5\n die1 -> between-two-cities row=1 col=1\nturn 2 roll 3 5\n die1 -> between-two-cities row=1 col=2\n"),
+    # the same square twice
+    ("turn 1 roll 3 5\n die1 -> between-two-cities row=2 col=2\nturn 2 roll 3 5\n die2 -> between-two-cities row=2 col=2\n"),
+    # compensation while the (un-activated) city could take the die
+    ("turn 1 roll 3 5\n die1 -> my-little-scythe flower=left\n compensate die2 P\nturn 2 roll 3 5\n"),
+    # the same number twice in one flower
+    ("turn 1 roll 3 5\n die1 -> my-little-scythe flower=left\nturn 2 roll 3 5\n die1 -> my-little-scythe flower=left\n"),
+    # compensation while the (un-activated) flowers could take the die
+    ("turn 1 roll 3 5\n die1 -> between-two-cities row=1 col=1\n compensate die2 C\nturn 2 roll 3 5\n"),
+]
+
+
+def test_model_refuses_what_the_engine_refuses():
+    game = make_game(["between-two-cities", "my-little-scythe"], [(3, 5), (3, 5)])
+    for text in ILLEGAL:
+        line = parse_line_text(text)
+        assert not replay(game, line).legal, text
+        rm = RoundModel(game, ModelOptions(tricks=False, extras=1))
+        rm.fix_line(line)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(rm.model) == cp_model.INFEASIBLE, text
+
+
 def test_optimum_with_the_city_equals_exhaustive_search():
     """Short rounds of the city with Parks: the solver's proven optimum is the engine's best."""
     rng = random.Random(7)
