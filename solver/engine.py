@@ -5,7 +5,7 @@ and nothing else: no symmetry breaking, no dominance, no solver tricks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterator, Sequence
 
 from .errors import IllegalAction

@@ -5,7 +5,7 @@ score, bound, line, line_text, turns, solve_time, params, ortools.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .certificate import Verification, make_certificate
 from .commands import CheckResult
@@ -14,6 +14,9 @@ from .line import Line
 from .realms import is_solvable
 from .realms.base import Realm
 from .solve import ORTOOLS_VERSION, RoundResult
+
+if TYPE_CHECKING:
+    from .commands import GameResult
 
 #: card fields shown as text, not as data
 TEXT_FIELDS = ("key", "title", "aliases", "source", "provenance", "provenance_note", "usage", "scoring", "max_stars")

@@ -12,7 +12,7 @@ import random
 
 from solver.engine import Game, RoundState, apply_action, realm_stars, replay, score_tenths, start
 from solver.errors import IllegalAction
-from solver.line import Activation, Compensation, Source, make_choice
+from solver.line import Activation, Compensation, Source
 from solver.playout import random_line
 from solver.realms import get_realm
 from solver.realms.base import Effect, Realm

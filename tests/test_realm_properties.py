@@ -12,7 +12,6 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from solver.model import ModelOptions
 from solver.playout import exhaustive_best, random_line
 from solver.realms import solvable_keys
 from solver.solve import STAR_WEIGHT, solve_optimal

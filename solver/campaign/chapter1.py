@@ -14,7 +14,6 @@ from ..errors import IllegalAction
 from ..line import Activation, Compensation, Line, Source
 from ..realms import get_realm
 from ..realms.base import Use
-from ..resources import Resources
 from ..rules import DEFAULT_RULES, RuleSet
 
 #: most unspent resources (all kinds together) allowed at the end for a win, per difficulty

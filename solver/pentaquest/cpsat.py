@@ -129,7 +129,7 @@ class TurnEnumerator:
         return m
 
     def outcomes(self, t: int, p: int, cap: int) -> list[Arc]:
-        N, L, s = self.N, self.L, self.stream
+        N, L = self.N, self.L
         if time.perf_counter() > self.deadline:
             raise BuildTimeout
         if p + 5 > L:

@@ -7,7 +7,7 @@ cost above the site."  Scoring: "Score ★s from visited trail sites."
 """
 from __future__ import annotations
 
-from typing import Hashable, Iterable
+from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice

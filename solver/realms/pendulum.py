@@ -104,7 +104,6 @@ class Pendulum(Realm):
         m = enc.model
         S = range(len(self.spaces))
         G = range(len(self.hourglasses))
-        glass_of = {v: g for g, h in enumerate(self.hourglasses) for v in h}
         outline: dict[tuple[int, int], object] = {}  # (event, space)
         mark: dict[int, object] = {}
         marks: dict[tuple[int, int], object] = {}  # (event, number)

@@ -7,12 +7,11 @@ of any of the two other worlds (complete or not)."
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Iterable
 
 from ..errors import IllegalAction
 from ..line import Choice, make_choice
-from ..resources import KINDS, Resources
+from ..resources import Resources
 from ..rules import RuleSet
 from .base import Effect, Realm, Use
 
@@ -176,7 +175,6 @@ class Wurfelwelten(Realm):
         def decode(solver, e):
             for (ei, w, K), x in tick.items():
                 if ei == e.i and solver.boolean_value(x):
-                    face = next(v for v in range(1, 7) if solver.boolean_value(write[ei, w, v]))
                     return make_choice(world=w + 1, benefit=K)
             raise AssertionError("wurfelwelten: active event without a tick")
 
