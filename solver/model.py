@@ -243,6 +243,9 @@ class RoundModel:
                 evs.extend(turn_evs)
             m.add(sum(e.active for e in evs) <= cap)
             self.events.append(evs)
+        # extras_bound is a bound on the turn's 3-pumpkin activations over every realm together
+        for t in range(T):
+            m.add(sum(e.extra for evs in self.events for e in evs if e.t == t) <= self.extras[t])
         # compensation: per turn and die, one resource of the player's choice
         self.comp: dict[tuple[int, int, str], Lit] = {}
         if game.rules.compensation != "off":
