@@ -39,6 +39,8 @@ def model_status(game, line: Line) -> str:
 ILLEGAL = {
     # a line holds one number: line 2 holds a 3, a 5 joins it
     "one number per line": ([(3, 1), (5, 2)], [[die(0, line=2)], [die(0, line=2, cell=1)]], "holds 3s"),
+    # ... also when a pair would fill the line at once
+    "one number per line, on a pair": ([(3, 1), (5, 5)], [[die(0, line=2)], [die(0, line=2, cell=3)]], "holds 3s"),
     # a pair gives 2 tiles: on a pair a # fills line 2 at once, so it must move its tile
     "a pair fills line 2": ([(2, 2)], [[die(0, line=2)]], "line 2 is full"),
     # a pair's second tile into line 1 is lost, and line 1 still moves its tile at once
@@ -130,27 +132,55 @@ def forced_placeable(game, prefix: Line, t: int, v: int) -> bool:
     return solver.value(z) == 1
 
 
-# turns 1-4 block a 5 everywhere (row 1 holds a 5, line 2 holds a 3, line 3 holds 1s); then the
-# roll of turn 5 decides: a 5 without a pair fits nowhere, but a 6 still fits row 1
+# turns 1-4 block a 5 everywhere (row 1 holds a 5, line 2 holds a 3, line 3 holds two 1s): every
+# placement left fills a line. Turn 5's roll decides the rest (a 6 still fits row 1).
 BLOCK_5 = (
     [(5, 1), (3, 1), (1, 2), (1, 2)],
     [[die(0, line=1, cell=2)], [die(0, line=2)], [die(0, line=3)], [die(0, line=3)]],
 )
+#: placements that leave a line short of full: line 3 empty (a 5 waits there), or line 3 holding
+#: one 5 (a second 5 waits; on a pair it fills line 3, and row 3 prints a 5: nowhere to go)
+PREFIXES = {
+    "blocked": BLOCK_5,
+    "line 3 empty": ([(5, 1), (3, 1), (4, 2)], [[die(0, line=1, cell=2)], [die(0, line=2)], []]),
+    "line 3 holds a 5": ([(5, 1), (3, 1), (5, 2)], [[die(0, line=1, cell=2)], [die(0, line=2)], [die(0, line=3)]]),
+}
 
 
-@pytest.mark.parametrize("last_roll", [(5, 6), (5, 5), (6, 3), (3, 4), (1, 2), (1, 1)])
-def test_placeable_is_forced_exactly_when_the_engine_has_a_placement(last_roll):
-    rolls, plays = BLOCK_5
+@pytest.mark.parametrize("prefix", sorted(PREFIXES))
+@pytest.mark.parametrize("last_roll", [(5, 6), (5, 5), (1, 1), (3, 4)])
+def test_placeable_is_forced_exactly_when_the_engine_has_a_placement(prefix, last_roll):
+    rolls, plays = PREFIXES[prefix]
     game = make_game(["azul"], rolls + [last_roll])
-    prefix = line_of(rolls, plays)
+    line = line_of(rolls, plays)
     state = start(game)
-    for turn in prefix.turns:
+    for turn in line.turns:
         for a in turn.actions:
             state = apply_action(game, state, a)
         state = end_turn(game, state, {})
+    t = len(rolls)
     for v in range(1, 7):
         engine = bool(placements(game, state, v, Source("die", 0), 0))
-        assert forced_placeable(game, prefix, 4, v) == engine, f"value {v} after roll {last_roll}"
+        assert forced_placeable(game, line, t, v) == engine, f"value {v} after roll {last_roll}"
+
+
+def test_placeability_cases_are_the_intended_ones():
+    """The scenarios above cover: nowhere, a short line from empty, a short line holding v, and a
+    pair that fills a line whose number is printed in its row (so nowhere)."""
+    def placeable(prefix, roll, v):
+        rolls, plays = PREFIXES[prefix]
+        game = make_game(["azul"], rolls + [roll])
+        state = start(game)
+        for turn in line_of(rolls, plays).turns:
+            for a in turn.actions:
+                state = apply_action(game, state, a)
+            state = end_turn(game, state, {})
+        return [c for c, _ in placements(game, state, v, Source("die", 0), 0)]
+
+    assert placeable("blocked", (5, 6), 5) == []
+    assert placeable("line 3 empty", (5, 6), 5) == [make_choice(line=3)]
+    assert placeable("line 3 holds a 5", (5, 6), 5) == [make_choice(line=3)]
+    assert placeable("line 3 holds a 5", (5, 5), 5) == []
 
 
 def test_compensation_for_a_blocked_number_is_accepted():
