@@ -10,7 +10,6 @@ import pytest
 from solver.campaign.chapter3 import (
     DEFAULT_BOSS_PATH,
     Chapter3,
-    Mark,
     check_chapter3,
     damage_hit,
     die_usable,
@@ -209,6 +208,7 @@ def test_the_win_line_marks_each_space_where_the_boss_is():
     assert marks(v) == [(1, 1, W, "H"), (3, 2, L, "P"), (4, 2, L, "S"), (5, 2, W, "C")]
     assert v.damage == 4 and v.boss == "below-middle" and v.stars == (1, 0, 1)
     assert v.earned == Resources(P=2, H=1, C=3) and v.unspent == 5
+    assert v.star_log == ((3, 1, (1, 0, 0)), (4, 2, (1, 0, 1)))  # each star at the step that scored it
 
 
 def test_the_boss_path_decides_the_neighbour():
@@ -433,6 +433,7 @@ def test_cli_check_chapter3_won_lost_and_bad_input():
     data = json.loads(lost.output)
     assert data["status"] == "lost" and data["turn"] == 5 and data["damage"] == 4
     assert data["marks"][0] == {"turn": 1, "action": 1, "realm": "wurfelwelten", "space": "H"}
+    assert data["star_log"][0] == {"turn": 3, "action": 1, "stars": [1, 0, 0]}
     easy = runner.invoke(app.cli, base + tracks + ["--difficulty", "easy"])
     assert easy.exit_code == 0
     for bad in (["--track", "H,P,X"], tracks, tracks + ["--turn-target", "5-7"], tracks + ["--turn-target", "5-6", "--boss-path", "nope.txt"]):

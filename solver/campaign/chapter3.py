@@ -203,6 +203,8 @@ class Chapter3Verdict:
     track_length: int = 0
     boss: str = BOSS_START
     marks: tuple[Mark, ...] = ()
+    #: every step that changed the stars: (turn, action or None for the end of the turn, stars per realm after it)
+    star_log: tuple[tuple[int, int | None, tuple[int, ...]], ...] = ()
 
     @property
     def won(self) -> bool:
@@ -261,10 +263,11 @@ def check_chapter3(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
     stars = realm_stars(game, state)
     earned = Resources()
     marks: list[Mark] = []
+    star_log: list[tuple[int, int | None, tuple[int, ...]]] = []
 
     def verdict(outcome: str, msg: str, t: int, i: int | None) -> Chapter3Verdict:
         return Chapter3Verdict(outcome, t + 1, msg, i, stars, earned, state.resources.total(), len(marks),
-                               len(setup.track), setup.boss_at(t), tuple(marks))
+                               len(setup.track), setup.boss_at(t), tuple(marks), tuple(star_log))
 
     if len(line.turns) > game.turns:
         return verdict("illegal", f"the line has {len(line.turns)} turns, the rolls give {game.turns}", game.turns - 1, None)
@@ -283,6 +286,8 @@ def check_chapter3(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
             gain = activation_effect(game, state, action).gain
             realm = game.index(action.realm)
             state, before, stars = after, stars, realm_stars(game, after)
+            if stars != before:
+                star_log.append((t + 1, i + 1, stars))
             earned = earned + gain
             hit = ""  # the symbol marked by this step (at most one per activation)
             if len(marks) < len(setup.track):
@@ -331,7 +336,9 @@ def check_chapter3(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
             state = end_turn(game, state, dict(turn.end))
         except IllegalAction as exc:
             return verdict("illegal", f"end of turn: {exc}", t, None)
-        stars = realm_stars(game, state)
+        before, stars = stars, realm_stars(game, state)
+        if stars != before:
+            star_log.append((t + 1, None, stars))
     # only reached when the line has no turns at all
     return verdict("illegal", "the line has no turns", 0, None)
 
@@ -448,6 +455,7 @@ def verdict_report(setup: Chapter3, verdict: Chapter3Verdict) -> dict[str, objec
         "track": list(setup.track),
         "marks": [{"turn": m.turn, "action": m.action, "realm": m.realm, "space": m.symbol} for m in verdict.marks],
         "boss": verdict.boss,
+        "star_log": [{"turn": t, "action": i, "stars": list(st)} for t, i, st in verdict.star_log],
         "turn_target": list(setup.turn_target),
         "difficulty": setup.difficulty,
         "options": {"unwinnable": setup.unwinnable, "same_step": setup.same_step},
