@@ -250,6 +250,48 @@ def test_star_scored_in_a_neighbour_by_another_realm_counts():
     assert damage_hit("P", (0,), 0, Resources(P=1), (0, 0, 0), (0, 0, 0)) == 0
 
 
+# parks, between-two-cities, wurfelwelten: turn 9 (the Boss above the middle again) action 2
+# completes a wurfelwelten world (a star there, away from the Boss) and so Between Two Cities,
+# next to the Boss, scores its first star ("score stars as you score stars in other realms")
+CITIES_ROW = (P, "between-two-cities", W)
+CITIES_ROLLS = ((5, 3), (6, 3), (6, 6), (6, 5), (1, 4), (2, 6), (1, 2), (1, 3), (4, 2))
+CITIES_LINE = """
+turn 1 roll 5 3
+  die1 -> between-two-cities col=2 row=1
+  die2 -> wurfelwelten benefit=P world=1
+turn 2 roll 6 3
+  die2 -> wurfelwelten benefit=P world=2
+  die1 -> between-two-cities col=2 row=2
+turn 3 roll 6 6
+  die1 -> between-two-cities col=3 row=1
+  die2 -> parks trail=3
+turn 4 roll 6 5
+  die1 -> between-two-cities col=3 row=3
+  die2 -> parks trail=2
+turn 5 roll 1 4
+  die2 -> between-two-cities col=1 row=2
+  die1 -> wurfelwelten benefit=H world=3
+turn 6 roll 2 6
+  die2 -> wurfelwelten benefit=H world=3
+  die1 -> parks trail=2
+turn 7 roll 1 2
+  die1 -> between-two-cities col=3 row=2
+  die2 -> wurfelwelten benefit=H world=2
+turn 8 roll 1 3
+  die2 -> between-two-cities col=2 row=3
+  die1 -> wurfelwelten benefit=P world=1
+turn 9 roll 4 2
+  die2 -> between-two-cities col=1 row=1
+  die1 -> wurfelwelten benefit=C world=1
+"""
+
+
+def test_a_star_scored_next_to_the_boss_through_another_realm_wins():
+    v = check(ch3(track=("S",), target=(9,), difficulty="hard", realms=CITIES_ROW), CITIES_ROLLS, CITIES_LINE)
+    assert (v.outcome, v.turn, v.action) == ("won", 9, 2)
+    assert marks(v) == [(9, 2, "between-two-cities", "S")] and v.star_log[-1] == (9, 2, (1, 1, 1))
+
+
 def test_at_most_one_mark_per_activation():
     # turn 7: euphoria (next to the Boss at the left end) gains 2 pumpkins at once: one mark
     v = check(ch3(track=("P",) * 9, target=(), difficulty="easy", realms=EARN_ROW), EARN_ROLLS, EARN_LINE)
