@@ -285,6 +285,15 @@ def test_exceeding_the_target_loses_at_once_with_the_stars_of_that_step():
     assert v.outcome == "illegal"  # not lost: earned 1 at turn 1 is inside 2-4's top
 
 
+def test_stars_are_recorded_after_every_step():
+    v = check(WIN_TEXT, setup(9))
+    steps = [(t, a) for t, a, _ in v.history]
+    assert steps[:5] == [(1, 1), (1, 2), (1, 3), (1, 4), (1, None)] and steps[-1] == (6, 4)
+    stars = dict(((t, a), s) for t, a, s in v.history)
+    assert stars[1, 1] == (1, 0, 0, 0) and stars[1, 3] == (1, 1, 0, 0) and stars[1, 4] == (1, 1, 0, 1)
+    assert v.history[-1][2] == v.stars
+
+
 def test_earned_resources_count_spent_ones():
     v = check(WIN_TEXT, setup(9))
     assert v.won and v.earned == 9 and v.unspent == 1

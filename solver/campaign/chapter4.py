@@ -180,6 +180,8 @@ class Chapter4Verdict:
     boxes: tuple[tuple[int, int], ...] = ()
     earned: int = 0
     unspent: int = 0
+    #: the stars per realm after every step: (turn, action or None for the turn's end, stars)
+    history: tuple[tuple[int, int | None, tuple[int, ...]], ...] = ()
 
     @property
     def won(self) -> bool:
@@ -332,9 +334,11 @@ def check_chapter4(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
         return Chapter4Verdict("illegal", None, f"the rolls give {game.turns} turns, the chapter has at most {setup.turns}")
     st = begin(game)
     lo, hi = setup.target_range
+    history: list[tuple[int, int | None, tuple[int, ...]]] = []
 
     def verdict(outcome: str, msg: str, t: int | None, i: int | None) -> Chapter4Verdict:
-        return Chapter4Verdict(outcome, t, msg, i, st.stars, st.boxes, st.earned.total(), st.round.resources.total())
+        return Chapter4Verdict(outcome, t, msg, i, st.stars, st.boxes, st.earned.total(), st.round.resources.total(),
+                               tuple(history))
 
     if len(line.turns) > game.turns:
         return verdict("illegal", f"the line has {len(line.turns)} turns, the rolls give {game.turns}", game.turns, None)
@@ -353,6 +357,7 @@ def check_chapter4(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
                 st = apply_original(game, setup, st, act)
             except IllegalAction as exc:
                 return verdict("illegal", f"{act.text()}: {exc}", t + 1, i + 1)
+            history.append((t + 1, i + 1, st.stars))
             if exceeds(setup, st):
                 return verdict("lost", f"{act.text()}: {st.earned.total()} resources earned, more than the target {setup.target_text()}", t + 1, i + 1)
             if not setup.needs_copy(act.source):
@@ -373,6 +378,7 @@ def check_chapter4(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
                 st = apply_copy(game, setup, st, act, copy)
             except IllegalAction as exc:
                 return verdict("illegal", f"{copy.text()}: {exc}", t + 1, i + 2)
+            history.append((t + 1, i + 2, st.stars))
             if exceeds(setup, st):
                 return verdict("lost", f"{copy.text()}: {st.earned.total()} resources earned, more than the target {setup.target_text()}", t + 1, i + 2)
             if swarm_box(before, st, game.index(act.realm), game.index(copy.realm)):
@@ -393,6 +399,7 @@ def check_chapter4(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
         except IllegalAction as exc:
             return verdict("illegal", f"end of turn: {exc}", t + 1, None)
         st = replace(st, round=after, stars=realm_stars(game, after))
+        history.append((t + 1, None, st.stars))
     played = len(line.turns)
     status = f"{len(st.boxes)} swarm box(es) of {setup.boxes_to_win}, {st.earned.total()} resources earned (target {setup.target_text()})"
     if played == setup.turns:
@@ -516,6 +523,7 @@ def verdict_report(setup: Chapter4, verdict: Chapter4Verdict) -> dict[str, Any]:
         "swarm_boxes": [{"turn": t, "action": a} for t, a in verdict.boxes], "boxes_to_win": setup.boxes_to_win,
         "earned": verdict.earned, "unspent": verdict.unspent, "target": setup.target_text(),
         "difficulty": setup.difficulty, "win_box": setup.win_box, "swarm_sources": setup.swarm_sources,
+        "history": [{"turn": t, "action": a, "stars": list(s)} for t, a, s in verdict.history],
     }
 
 
