@@ -24,7 +24,7 @@ from typing import Any, Iterator
 
 from ..engine import Game, RoundState, apply_activation, end_turn, observe_gain, realm_stars, roll_of, start
 from ..errors import IllegalAction, InputError
-from ..line import Activation, Compensation, Line, Source, TurnPlay, parse_line_json, parse_line_text
+from ..line import Activation, Choice, Compensation, Line, Source, TurnPlay, parse_line_json, parse_line_text
 from ..realms import get_realm, resolve_realm_name
 from ..realms.base import Effect, Use
 from ..resources import Resources
@@ -207,7 +207,7 @@ def value_of(game: Game, state: RoundState, original: Activation) -> int:
     return original.source.base_value(roll_of(game, state)) + original.shift
 
 
-def _effect(game: Game, state: RoundState, r: int, value: int, source: Source, choice) -> Effect:
+def _effect(game: Game, state: RoundState, r: int, value: int, source: Source, choice: Choice) -> Effect:
     return game.realms[r].apply(state.sheets[r], Use(value, source, roll_of(game, state), state.turn), choice, game.rules)
 
 
