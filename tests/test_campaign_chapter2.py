@@ -224,10 +224,11 @@ def test_free_move_normal_once():
 
 
 def test_free_move_easy_three_times():
-    assert check(MOVES, difficulty="easy", turns=3).outcome == "lost"  # all legal; lost at the last turn
+    v = check(MOVES, difficulty="easy", turns=3)  # both moves legal; lost after the (shortened) last turn
+    assert (v.outcome, v.turn, v.moves_used) == ("lost", 3, 2) and "fewer than 6 stars" in v.reason
     four = MOVES + "  move libertalia\n  move euphoria\n"
     v = check(four, difficulty="easy", turns=3)
-    assert (v.outcome, v.turn, v.action) == ("illegal", 3, 5) and "3 times, all used" in v.reason
+    assert (v.outcome, v.turn, v.action, v.moves_used) == ("illegal", 3, 5, 3) and "3 times, all used" in v.reason
 
 
 def test_free_move_hard_never():
