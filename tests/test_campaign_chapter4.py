@@ -312,6 +312,31 @@ def test_lost_when_a_die_cannot_be_used():
     assert die_usable(g, s, replace(st, round=replace(st.round, resources=Resources(P=4))), 1)
 
 
+def test_an_unusable_die_loses_even_when_the_other_could_be_used():
+    # turn 4 (roll 2 6): die1 (2) has uses, die2 (6) has none as the state stands -> lost at once
+    text = """
+turn 1 roll 6 6
+  die1 -> scythe mark=top
+  swarm -> red-rising card=H
+  die2 -> scythe mark=bottom
+  swarm -> red-rising card=B
+turn 2 roll 6 5
+  die2 -> scythe mark=top
+  swarm -> red-rising card=F
+  die1 -> euphoria area=left
+  swarm -> charterstone action=bonus
+turn 3 roll 1 4
+  die1 -> euphoria area=left
+  swarm -> scythe mark=top
+  die2 -> scythe mark=bottom
+  swarm -> red-rising card=G
+turn 4 roll 2 6
+"""
+    s = setup(99, realms=("scythe", "euphoria", "red-rising", "charterstone"))
+    v = check(text, s, ((6, 6), (6, 5), (1, 4), (2, 6)))
+    assert (v.outcome, v.turn) == ("lost", 4) and "die2 (6) cannot be used" in v.reason
+
+
 def test_lost_when_a_die_could_only_be_used_by_exceeding_the_target():
     # after turn 3's first pair 2 resources are earned; every use of die1 (1) earns more
     text = WIN_TEXT.split("turn 3 roll")[0] + "turn 3 roll 1 4\n  die2 -> wingspan bird=2\n  swarm -> euphoria area=right\n"

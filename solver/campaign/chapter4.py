@@ -390,10 +390,12 @@ def check_chapter4(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
                 if n == setup.boxes_to_win and setup.win_box == "exact":
                     return verdict("lost", _win_text(setup, st) + ": the chapter can no longer be won (win_box=exact)", t + 1, i + 2)
             i += 2
-        for k in (0, 1):
-            if not st.round.die_spent[k]:
-                outcome, msg = _unused_die(game, setup, st, k)
-                return verdict(outcome, msg, t + 1, None)
+        # a rolled die left unused: lost when one cannot be used as the state stands (that loses
+        # at once, whatever the other die could do), else illegal (it must be used)
+        unused = sorted((_unused_die(game, setup, st, k) for k in (0, 1) if not st.round.die_spent[k]),
+                        key=lambda judged: judged[0] != "lost")
+        if unused:
+            return verdict(*unused[0], t + 1, None)
         try:
             after = end_turn(game, st.round, dict(turn.end))
         except IllegalAction as exc:
