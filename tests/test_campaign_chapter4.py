@@ -18,6 +18,7 @@ from solver.campaign.chapter4 import (
     check_chapter4,
     die_usable,
     load_chapter4_line,
+    number_uses,
     parse_chapter4_line_json,
     parse_chapter4_line_text,
     parse_grid,
@@ -417,3 +418,41 @@ def test_cli_check_chapter4():
     assert excl.exit_code == 2 and "between-two-cities is excluded" in excl.output and len(excl.output.strip().splitlines()) == 1
     missing = runner.invoke(app.cli, base[:-1] + ["no-such-line.txt", "--target", "9"])
     assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_lines_from_the_enumerator_are_judged_consistently(seed):
+    """A line built from `number_uses` (random grid of non-excluded realms, random rolls) is never
+    illegal: it plays on, or it is lost exactly where the enumerator finds a die with no use."""
+    import random
+
+    from solver.engine import end_choice_sets, realm_stars
+    from solver.line import Line, Source, TurnPlay
+    from solver.realms import MODULES
+
+    rng = random.Random(seed)
+    grid = tuple(rng.sample([k for k in MODULES if k != "between-two-cities"], 4))
+    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(6))
+    s = setup(999, realms=grid, turns=6, win_box="at-least")
+    g = s.game(rolls)
+    st, turns, stuck = begin(g), [], None
+    for t in range(6):
+        acts = []
+        for k in rng.sample([0, 1], 2):
+            uses = list(number_uses(g, s, st, Source("die", k)))
+            if not uses:
+                stuck = t + 1
+                break
+            act, copy, st = rng.choice(uses)
+            acts += [act, copy]
+        end = rng.choice(end_choice_sets(g, st.round)) if stuck is None else {}
+        turns.append(TurnPlay(rolls[t], tuple(acts), tuple(sorted(end.items()))))
+        if stuck:
+            break
+        after = end_turn(g, st.round, end)
+        st = replace(st, round=after, stars=realm_stars(g, after))
+    v = check_chapter4(g, s, Line(tuple(turns)))
+    if stuck:
+        assert (v.outcome, v.turn) == ("lost", stuck) and "cannot be used" in v.reason, v
+    else:
+        assert (v.outcome, v.turn) == ("lost", 6) and "the last" in v.reason, v
