@@ -143,6 +143,8 @@ class Charterstone(Realm):
         # the sheet at the start of each turn (for placeability): (shown, done, bonus columns used)
         at_turn: dict[int, tuple[dict, dict, dict]] = {}
         used: dict[int, object] = {c: 0 for c in C}
+        hits_so_far: dict[tuple[int, int], object] = {}  # (column, v): crate c marked by a v so far
+        writers = {v: 0 for v in V}  # events so far that could write v (v in their roll)
         for e in enc.events:
             at_turn.setdefault(e.t, (dict(shown), dict(done), dict(used)))
             roll = enc.rolls[e.t]
@@ -197,7 +199,11 @@ class Charterstone(Realm):
                     hit[e.i, c, v] = h
                     hs.append(h)
                     m.add(h <= crates[e.i, v])
-                    m.add(h <= shown[c, v])
+                    # crate c is marked (with v) at most once, and only once it shows v: the
+                    # hits so far are at most shown (also the LP: a crate is no more marked
+                    # than written)
+                    hits_so_far[c, v] = hits_so_far.get((c, v), 0) + h
+                    m.add(hits_so_far[c, v] <= shown[c, v])
                 new_done[c] = done[c] + sum(hs) if hs else done[c]
             for c in C:
                 if not isinstance(new_done[c], int):
@@ -209,8 +215,15 @@ class Charterstone(Realm):
                         # every crate showing v is marked by now (here or before)
                         m.add(crates[e.i, v] + shown[c, v] - 1 <= new_done[c])
             for v in V:
-                m.add(crates[e.i, v] <= sum(hit[e.i, c, v] for c in C if (e.i, c, v) in hit))
+                hs = [hit[e.i, c, v] for c in C if (e.i, c, v) in hit]
+                m.add(crates[e.i, v] <= sum(hs))
+                # redundant (LP): one (b) marks at most as many crates as earlier events could
+                # have written v on
+                if hs:
+                    m.add(sum(hs) <= min(len(hs), writers[v]) * crates[e.i, v])
             done = new_done
+            for w in ws:
+                writers[w] += 1
             for c in C:
                 used[c] = used[c] + bonus[e.i, c]
                 for w in ws:
