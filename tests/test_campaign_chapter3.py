@@ -325,6 +325,15 @@ def test_an_unusable_die_loses_at_once():
     assert "die1 (1) cannot be used" in v.reason
 
 
+def test_an_unusable_die_loses_even_beside_an_unused_usable_one():
+    # turn 8 rolled the other way round and nothing played: die1 (5) could go to euphoria, but
+    # die2 (1) cannot be used at all, so the chapter is lost (not an illegal line)
+    s = ch3(track=("S",) * 9, realms=STUCK_ROW, target=(9, 10))
+    text = STUCK_LINE.replace("turn 8 roll 1 5\n  die2 -> euphoria area=left left=P\n", "turn 8 roll 5 1\n")
+    v = check(s, STUCK_ROLLS[:7] + ((5, 1),), text)
+    assert (v.outcome, v.turn, v.action) == ("lost", 8, None) and "die2 (1) cannot be used" in v.reason
+
+
 def test_a_die_is_usable_with_any_pumpkin_change():
     # chapter 3 keeps the base pumpkin rules: 4 pumpkins for +2 make the 1 usable (chapter 1's
     # die_placements, which tries only +-1 under chapter 1's 3-pumpkin limit, would say no)

@@ -314,14 +314,13 @@ def check_chapter3(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
                 return verdict("lost", f"{action.text()}: the last damage space was marked in turn {t + 1}, outside the "
                                        f"turn target {setup.target_text()}; the chapter can no longer be won", t, i + 1)
         roll = game.rolls[t]
-        for k in (0, 1):
-            if state.die_spent[k]:
-                continue
-            ways = die_placements(game, state, k)
-            if ways:
-                return verdict("illegal", f"die{k + 1} ({roll[k]}) is not used but could be (e.g. {ways[0].text()}): "
-                                          f"every rolled # must be used", t, None)
-            return verdict("lost", f"die{k + 1} ({roll[k]}) cannot be used (holding {state.resources})", t, None)
+        unused = {k: die_placements(game, state, k) for k in (0, 1) if not state.die_spent[k]}
+        for k, ways in unused.items():  # a # that cannot be used loses at once, whatever else is unused
+            if not ways:
+                return verdict("lost", f"die{k + 1} ({roll[k]}) cannot be used (holding {state.resources})", t, None)
+        for k, ways in unused.items():
+            return verdict("illegal", f"die{k + 1} ({roll[k]}) is not used but could be (e.g. {ways[0].text()}): "
+                                      f"every rolled # must be used", t, None)
         if t + 1 >= setup.turns:
             return verdict("lost", f"turn {t + 1}, the chapter's last, ended without the win "
                                    f"({len(marks)} of {len(setup.track)} damage spaces marked)", t, None)
