@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 
 from solver.engine import replay
 from solver.line import parse_line_text
-from solver.playout import random_line
+from solver.playout import exhaustive_best, random_line
+from solver.solve import solve_optimal
 from solver.rules import RuleSet
 
 from conftest import engine_score, examples, make_game, model_score_of_line
@@ -219,3 +220,23 @@ def test_model_accepts_long_random_lines(crate, rolls, seed):
     status, m_stars, m_left = model_score_of_line(game, line)
     assert status == "OPTIMAL", f"model rejects a legal line:\n{line.to_text()}"
     assert (m_stars, m_left) == (stars, leftover), line.to_text()
+
+
+#: 2-turn rolls where the readings differ (exhaustive search: 2 stars other-die, 1 star + 3
+#: resources rolled-only)
+READINGS_DIFFER = [((1, 2), (1, 2)), ((2, 2), (2, 3))]
+
+
+@pytest.mark.parametrize("crate", ["other-die", "rolled-only"])
+@pytest.mark.parametrize("rolls", READINGS_DIFFER)
+def test_optimum_equals_exhaustive_search_for_both_readings(crate, rolls):
+    """The shared suite compares with exhaustive search under the default reading only. Here the
+    best other-die line takes a bonus with a created # (crate=1): a model that lost it would
+    fall short; a model too loose for rolled-only is caught by the engine's cut loop, so that
+    side is guarded by the fixed-line test above."""
+    game = make_game(["charterstone"], rolls, RuleSet(charterstone_crate=crate))
+    best, line = exhaustive_best(game)
+    result = solve_optimal(game, time_limit=30, prove=False)
+    assert result.status == "optimal"
+    assert 10 * result.stars + result.leftover == best, line.to_text()
+    assert best == (20 if crate == "other-die" else 13)
