@@ -171,6 +171,14 @@ def _parse_scalar(text: str) -> Any:
     return text
 
 
+def typed_choice(realm_key: str, choice: Choice) -> Choice:
+    """The realm's text fields back to text: in the text format 'cells=11' reads as the number 11."""
+    from .realms import get_realm  # local: realms import line
+
+    text = get_realm(realm_key).text_choices
+    return tuple((k, str(v) if k in text and not isinstance(v, bool) else v) for k, v in choice)
+
+
 def parse_source(tokens: list[str], where: str) -> tuple[Source, list[str]]:
     """Parse a source at the start of tokens; return it and the rest."""
     if not tokens:
@@ -239,7 +247,8 @@ def parse_line_text(text: str, filename: str = "<line>") -> Line:
         if tokens[0] == "end":
             if len(tokens) < 2:
                 raise InputError(f"{where}: 'end' needs a realm name")
-            end.append((_realm(tokens[1], where, resolve_realm_name), _parse_choice(tokens[2:], where)))
+            key = _realm(tokens[1], where, resolve_realm_name)
+            end.append((key, typed_choice(key, _parse_choice(tokens[2:], where))))
             continue
         source, rest = parse_source(tokens, where)
         shift, extra = 0, False
@@ -252,7 +261,7 @@ def parse_line_text(text: str, filename: str = "<line>") -> Line:
         if len(rest) < 2:
             raise InputError(f"{where}: missing realm after '->'")
         realm = _realm(rest[1], where, resolve_realm_name)
-        actions.append(Activation(source, realm, _parse_choice(rest[2:], where), shift, extra))
+        actions.append(Activation(source, realm, typed_choice(realm, _parse_choice(rest[2:], where)), shift, extra))
     flush()
     if not turns:
         raise InputError(f"{filename}: no turns in the line file")
@@ -298,9 +307,10 @@ def parse_line_json(data: Any, filename: str = "<line>") -> Line:
                 src, rest = parse_source(str(a["source"]).split(), where)
                 if rest:
                     raise InputError(f"{where}: bad source {a['source']!r}")
-                choice = make_choice(**a.get("choice", {}))
-                acts.append(Activation(src, _realm(a["realm"], where, resolve_realm_name), choice, int(a.get("shift", 0)), bool(a.get("extra", False))))
-            end = tuple((_realm(r, where, resolve_realm_name), make_choice(**c)) for r, c in t.get("end", {}).items())
+                key = _realm(a["realm"], where, resolve_realm_name)
+                choice = typed_choice(key, make_choice(**a.get("choice", {})))
+                acts.append(Activation(src, key, choice, int(a.get("shift", 0)), bool(a.get("extra", False))))
+            end = tuple((k, typed_choice(k, make_choice(**c))) for k, c in ((_realm(r, where, resolve_realm_name), c) for r, c in t.get("end", {}).items()))
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"{where}: malformed turn ({exc})") from None
         turns.append(TurnPlay(roll, tuple(acts), end))  # type: ignore[arg-type]

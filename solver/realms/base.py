@@ -59,6 +59,8 @@ class Realm:
     """Base class: subclasses set `key` and implement the rules of their card."""
 
     key: str = ""
+    #: choice fields whose values are text even when they look like numbers (cells=11)
+    text_choices: tuple[str, ...] = ()
 
     def __init__(self, card: dict[str, Any] | None = None) -> None:
         self.card = card if card is not None else load_card(self.key)

@@ -37,6 +37,7 @@ def parse_cells(text: object) -> tuple[Cell, ...]:
 
 class FeastForOdin(Realm):
     key = "feast-for-odin"
+    text_choices = ("island", "cells")
 
     def __init__(self, card=None) -> None:
         super().__init__(card)

@@ -38,6 +38,7 @@ def parse_grapes(text: object) -> tuple[int, ...]:
 
 class Viticulture(Realm):
     key = "viticulture"
+    text_choices = ("grapes",)
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
