@@ -374,9 +374,10 @@ def win_table(
             rows[s] = TotalRow(s, "impossible", "no total wins: the model with the win rules is INFEASIBLE")
         top = lo_all - 1
     elif line is not None:
-        verdict = check_chapter1(rm.game, setup, line)
-        best = sum(verdict.stars)
-        res = Chapter1Result(_with_target(base, best), rolls, "won", line, verdict, replay(rm.game, line),
+        best = sum(check_chapter1(rm.game, setup, line).stars)
+        exact = _with_target(base, best)
+        verdict = _checked(rm.game, exact, line)
+        res = Chapter1Result(exact, rolls, "won", line, verdict, replay(rm.game, line),
                              cuts=cuts, extras=list(rm.extras), params=_effective(solver), deterministic_time=det)
         rows[best] = TotalRow(best, "won", "line found (most stars of any win)", res)
         if status == "won" and bound is not None:
