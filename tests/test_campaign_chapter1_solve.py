@@ -28,6 +28,7 @@ from solver.campaign.chapter1_solve import (
 from solver.engine import apply_activation, end_choice_sets, end_turn, legal_actions, start
 from solver.errors import IllegalAction, InputError
 from solver.line import Activation, parse_line_text
+from solver.model import ModelOptions
 from solver.rolls import load_rolls
 from solver.solve import ModelDisagreement
 
@@ -94,10 +95,10 @@ def test_impossible_agrees_with_exhaustive_search(realms, rolls) -> None:
 # ---- questions with a target ---------------------------------------------------------------------
 
 def test_won_line_passes_the_checker() -> None:
-    setup = small(6)
+    setup = small((5, 6))
     res = solve_chapter1(setup, SMALL_ROLLS)
     assert res.status == "won" and res.exit_code == 0
-    assert res.turns == 3
+    assert res.turns == 3 and res.stars == 6
     verdict = check_chapter1(setup.game(SMALL_ROLLS), setup, res.line)
     assert verdict.won and sum(verdict.stars) == 6 and min(verdict.stars) >= 2 and verdict.unspent <= 5
     # the line text round-trips through the line format and still wins
@@ -105,17 +106,11 @@ def test_won_line_passes_the_checker() -> None:
     assert check_chapter1(setup.game(SMALL_ROLLS), setup, again).won
 
 
-def test_target_range_accepted() -> None:
-    res = solve_chapter1(small((5, 6)), SMALL_ROLLS)
-    assert res.status == "won" and res.stars == 6
-
-
 def test_star_total_in_target_is_a_rule() -> None:
     """7 stars cannot win these rolls; without the target rule the model 'wins' with a line the
     checker calls lost (a disagreement, never an answer)."""
     assert solve_chapter1(small(7), SMALL_ROLLS).status == "impossible"
     rules = [r for r in CHAPTER1_RULES if r is not cs.star_total_in_target]
-    assert _status(small(7), SMALL_ROLLS, rules) == "feasible"
     with pytest.raises(ModelDisagreement, match="lost"):
         _run_rules(small(7), SMALL_ROLLS, rules)
 
@@ -163,6 +158,15 @@ RULE_LINES = {
         "  die2 extra-1 -> ark-nova column=5\n",
         "illegal", "where 2 suffice",
     ),
+    # 3 hearts to copy die1 of the pair 3 3 (after earning 4 hearts); solver/tricks.py's
+    # cheapest_copy_on_pair forbids it too, so these tests switch the tricks off
+    "no_three_hearts_on_pair": (
+        ("parks", "wurfelwelten", "ark-nova"), ((1, 4), (2, 5), (3, 3)), "easy",
+        "turn 1 roll 1 4\n  die1 -> parks trail=2\n  die2 -> wurfelwelten benefit=H world=2\n  end ark-nova column=1\n"
+        "turn 2 roll 2 5\n  die1 -> parks trail=1\n  die2 -> wurfelwelten benefit=H world=2\n  end ark-nova column=2\n"
+        "turn 3 roll 3 3\n  die1 -> parks trail=2\n  die2 -> wurfelwelten benefit=P world=1\n  copy die1 -> ark-nova column=3\n",
+        "illegal", "3 hearts to copy a die of a pair",
+    ),
     # 4 resources left at the end, hard allows 3 (the win's other conditions are not asked here)
     "unspent_within_limit": (
         ("ark-nova", "wurfelwelten", "between-two-castles"), ((3, 6), (6, 6)), "hard",
@@ -173,8 +177,8 @@ RULE_LINES = {
 }
 
 
-def _status(setup: Chapter1, rolls, rules, line_text: str | None = None) -> str:
-    rm = build_chapter1(setup, rolls, rules=rules)
+def _status(setup: Chapter1, rolls, rules, line_text: str | None = None, tricks: bool = True) -> str:
+    rm = build_chapter1(setup, rolls, ModelOptions(tricks=tricks), rules=rules)
     if line_text is not None:
         rm.fix_line(parse_line_text(line_text))
     solver = cp_model.CpSolver()
@@ -193,15 +197,17 @@ def _run_rules(setup: Chapter1, rolls, rules):
 @pytest.mark.parametrize("name", sorted(RULE_LINES))
 def test_rule_rejects_the_line_that_breaks_it(name: str) -> None:
     """With the rule the model rejects the line; without it, accepts it; the checker agrees it
-    breaks the rule. (The star rules are left out here: these short lines do not win.)"""
+    breaks the rule. (The star rules are left out here: these short lines do not win. Solver
+    tricks are off: the chapter's rules must hold without them.)"""
     realms, rolls, difficulty, text, outcome, reason = RULE_LINES[name]
     setup = Chapter1(realms, (0, 18), difficulty, turns=len(rolls))
     verdict = check_chapter1(setup.game(rolls), setup, parse_line_text(text))
     assert verdict.outcome == outcome and reason in verdict.reason
     rule = getattr(cs, name)
+    assert rule in CHAPTER1_RULES  # the solver's default rule list keeps it
     rules = PLAY_RULES + ((rule,) if rule not in PLAY_RULES else ())
-    assert _status(setup, rolls, rules, text) == "infeasible"
-    assert _status(setup, rolls, [r for r in rules if r is not rule], text) == "feasible"
+    assert _status(setup, rolls, rules, text, tricks=False) == "infeasible"
+    assert _status(setup, rolls, [r for r in rules if r is not rule], text, tricks=False) == "feasible"
 
 
 # ---- without a target, and the setup choice --------------------------------------------------------
@@ -261,14 +267,20 @@ def test_cli_won_prints_a_line_the_checker_accepts(small_rolls: str, tmp_path: P
     r = run("chapter1", "--rolls", small_rolls, "--realms", ",".join(SMALL_REALMS), "--target", "6", "--difficulty", "easy")
     assert r.exit_code == 0, r.output
     assert "WON" in r.output and "Winning line, turn by turn" in r.output and "3 turns" in r.output
-    j = run("chapter1", "--rolls", small_rolls, "--realms", ",".join(SMALL_REALMS), "--target", "6", "--difficulty", "easy", "--json")
-    data = json.loads(j.stdout)
-    assert data["status"] == "won" and data["turns"] == 3
+    text = r.stdout.split("line (text format):\n", 1)[1].split("\nWON", 1)[0]
     line_file = tmp_path / "line.txt"
-    line_file.write_text(data["line_text"])
+    line_file.write_text(text + "\n")
     c = run("check", "chapter1", "--realms", ",".join(SMALL_REALMS), "--rolls", small_rolls, "--line", str(line_file),
             "--target", "6", "--difficulty", "easy")
     assert c.exit_code == 0 and c.output.startswith("WON")
+
+
+def test_cli_json(one_turn_rolls: str) -> None:
+    r = run("chapter1", "--rolls", one_turn_rolls, "--realms", "parks,libertalia,ark-nova", "--target", "6-8", "--json")
+    assert r.exit_code == 1
+    data = json.loads(r.stdout)
+    assert data["status"] == "impossible" and data["turns"] == 1 and data["target"] == "6-8" and data["line"] is None
+    assert data["proof"]["status"] == "INFEASIBLE"
 
 
 def test_cli_impossible_exit_1(small_rolls: str) -> None:
