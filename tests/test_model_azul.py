@@ -144,6 +144,13 @@ PREFIXES = {
     "blocked": BLOCK_5,
     "line 3 empty": ([(5, 1), (3, 1), (4, 2)], [[die(0, line=1, cell=2)], [die(0, line=2)], []]),
     "line 3 holds a 5": ([(5, 1), (3, 1), (5, 2)], [[die(0, line=1, cell=2)], [die(0, line=2)], [die(0, line=3)]]),
+    # row 1 holds 1 2 _, column 3 holds a 3 (row 2), line 2 holds a 6, line 3 a 1: a 3 is kept out
+    # of row 1 by taken cells (cells 1, 2) and by its column (cell 3) only
+    "taken cells and a column": (
+        [(1, 2), (2, 1), (3, 1), (3, 1), (6, 1), (1, 2)],
+        [[die(0, line=1, cell=1)], [die(0, line=1, cell=2)], [die(0, line=2)], [die(0, line=2, cell=3)],
+         [die(0, line=2)], [die(0, line=3)]],
+    ),
 }
 
 
@@ -165,8 +172,9 @@ def test_placeable_is_forced_exactly_when_the_engine_has_a_placement(prefix, las
 
 
 def test_placeability_cases_are_the_intended_ones():
-    """The scenarios above cover: nowhere, a short line from empty, a short line holding v, and a
-    pair that fills a line whose number is printed in its row (so nowhere)."""
+    """The scenarios above cover: nowhere, a short line from empty, a short line holding v, a
+    pair that fills a line whose number is printed in its row (so nowhere), and a number kept out
+    of a row only by taken cells and its column."""
     def placeable(prefix, roll, v):
         rolls, plays = PREFIXES[prefix]
         game = make_game(["azul"], rolls + [roll])
@@ -181,6 +189,8 @@ def test_placeability_cases_are_the_intended_ones():
     assert placeable("line 3 empty", (5, 6), 5) == [make_choice(line=3)]
     assert placeable("line 3 holds a 5", (5, 6), 5) == [make_choice(line=3)]
     assert placeable("line 3 holds a 5", (5, 5), 5) == []
+    assert placeable("taken cells and a column", (3, 4), 3) == []
+    assert placeable("taken cells and a column", (3, 4), 4) == [make_choice(line=1, cell=3)]
 
 
 def test_compensation_for_a_blocked_number_is_accepted():

@@ -258,10 +258,22 @@ class Azul(Realm):
             m.add((x2 - x1) * enc.stars <= (x2 - x1) * y1 + (y2 - y1) * (F - x1))
 
         turn_of = {e.i: e.t for e in enc.events}
+        moved_cache: dict[int, tuple[dict, dict, dict]] = {}
 
-        def placed_before(turn: int, pred) -> object:
-            """How many tiles matching pred(row, column, number) were moved before turn t (0/1)."""
-            return sum(x for (ei, i, k, v), x in tile.items() if turn_of[ei] < turn and pred(i, k, v))
+        def moved_before(turn: int) -> tuple[dict, dict, dict]:
+            """Tiles moved before turn t, counted per cell, per (row, number), per (column,
+            number): each count is 0 or 1 (a cell takes one tile, no number twice)."""
+            if turn not in moved_cache:
+                per_cell: dict = {}
+                per_row: dict = {}
+                per_col: dict = {}
+                for (ei, i, k, v), x in tile.items():
+                    if turn_of[ei] < turn:
+                        per_cell.setdefault((i, k), []).append(x)
+                        per_row.setdefault((i, v), []).append(x)
+                        per_col.setdefault((k, v), []).append(x)
+                moved_cache[turn] = tuple({key: sum(xs) for key, xs in d.items()} for d in (per_cell, per_row, per_col))
+            return moved_cache[turn]
 
         def can_take(turn: int, v: int):
             # at the start of turn t an unchanged v goes to line i when the line is empty or holds
@@ -278,13 +290,12 @@ class Azul(Realm):
                     if j + count < self.slots[i]:
                         m.add_implication(lit, z)
                         continue
-                    row_has = placed_before(turn, lambda r, _k, w: r == i and w == v)
+                    per_cell, per_row, per_col = moved_before(turn)
                     for r, k in cells:
                         if r != i or v not in values[i, k]:
                             continue
-                        taken = placed_before(turn, lambda rr, kk, _w: rr == i and kk == k)
-                        col_has = placed_before(turn, lambda _r, kk, w: kk == k and w == v)
-                        m.add(z >= lit - taken - row_has - col_has)
+                        taken = per_cell.get((i, k), 0)
+                        m.add(z >= lit - taken - per_row.get((i, v), 0) - per_col.get((k, v), 0))
             return z
 
         def decode(solver, e):
