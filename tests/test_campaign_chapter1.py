@@ -196,6 +196,20 @@ def test_unused_die_that_could_be_used_is_illegal():
     assert "every rolled # must be used" in v.reason
 
 
+def test_an_unusable_die_loses_even_beside_an_unused_usable_one(monkeypatch):
+    """The loss is at once: die2 unusable loses though die1 was also left unused but usable
+    (the order of the checks must not turn that loss into 'illegal'); as in chapters 2-4."""
+    import solver.campaign.chapter1 as ch1
+
+    real = ch1.die_placements
+    monkeypatch.setattr(ch1, "die_placements", lambda g, s, st, k, **kw: [] if k == 1 else real(g, s, st, k, **kw))
+    s = Chapter1((P, L, A), 6, turns=3)
+    text = LOSS_LINE.replace("  die2 -> ark-nova column=1\n", "")
+    v = check_chapter1(s.game(LOSS_ROLLS), s, parse_line_text(text))
+    assert (v.outcome, v.turn) == ("lost", 3)
+    assert "die2 (1) cannot be used" in v.reason
+
+
 def test_no_compensation():
     s = Chapter1((P, L, A), 6, turns=3)
     text = LOSS_LINE + "  compensate die1 P\n"

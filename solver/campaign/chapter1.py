@@ -227,18 +227,18 @@ def check_chapter1(game: Game, setup: Chapter1, line: Line) -> Chapter1Verdict:
             except IllegalAction as exc:
                 return illegal(f"{action.text()}: {exc}", t, i + 1)
         roll = game.rolls[t]
-        for k in (0, 1):
-            if state.die_spent[k]:
-                continue
-            ways = die_placements(game, setup, state, k)
-            if ways:
-                return illegal(
-                    f"die{k + 1} ({roll[k]}) is not used but could be (e.g. {ways[0].text()}): every rolled # must be used",
-                    t, None,
+        # an unusable die loses at once, even beside an unused usable one (as in chapters 2-4)
+        unused = {k: die_placements(game, setup, state, k) for k in (0, 1) if not state.die_spent[k]}
+        for k, ways in unused.items():
+            if not ways:
+                return Chapter1Verdict(
+                    "lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used (holding {state.resources})",
+                    None, realm_stars(game, state), state.resources.total(),
                 )
-            return Chapter1Verdict(
-                "lost", t + 1, f"die{k + 1} ({roll[k]}) cannot be used (holding {state.resources})",
-                None, realm_stars(game, state), state.resources.total(),
+        for k, ways in unused.items():
+            return illegal(
+                f"die{k + 1} ({roll[k]}) is not used but could be (e.g. {ways[0].text()}): every rolled # must be used",
+                t, None,
             )
         try:
             state = end_turn(game, state, dict(turn.end))
