@@ -307,7 +307,7 @@ def test_cli_fleet(one_turn_rolls: str) -> None:
 
 def test_cli_unknown_at_the_time_limit() -> None:
     rolls = str(CAMPAIGN / "chapter1-solve-rolls.txt")
-    r = run("chapter1", "--rolls", rolls, "--realms", "parks,libertalia,euphoria", "--target", "12", "--time-limit", "0.001")
+    r = run("chapter1", "--rolls", rolls, "--realms", "parks,libertalia,euphoria", "--target", "6", "--time-limit", "0.001")
     assert r.exit_code == 3, r.output
     assert "UNKNOWN" in r.output and "NOT an answer" in r.output
 
@@ -348,6 +348,6 @@ def test_example_rolls_and_line() -> None:
     """The documented example: its 9 rolls and the winning line the solver printed (docs)."""
     rolls = load_rolls(str(CAMPAIGN / "chapter1-solve-rolls.txt"))
     assert len(rolls) == 9
-    setup = Chapter1(("parks", "libertalia", "euphoria"), 12, "normal")
+    setup = Chapter1(("parks", "libertalia", "euphoria"), 6, "normal")
     line = parse_line_text((CAMPAIGN / "chapter1-solve-win-line.txt").read_text())
     assert check_chapter1(setup.game(rolls), setup, line).won

@@ -629,6 +629,12 @@ def run_command(
 
 # ---- drawing ------------------------------------------------------------------------------------
 
+def _turns_words(n: int) -> str:
+    """'9 turns' or '3 turns (the chapter has 9; ...)': every answer says how many turns it used."""
+    words = f"{n} turn{'s' if n != 1 else ''}"
+    return words if n == 9 else words + " (the chapter has 9; the win is judged after the last turn of the rolls)"
+
+
 def print_answer(console: Any, answer: Chapter1Result | WinTable | FleetResult) -> None:
     """The answer for people: the winning line turn by turn (solver/render.py), the table."""
     from rich.table import Table
@@ -638,7 +644,7 @@ def print_answer(console: Any, answer: Chapter1Result | WinTable | FleetResult) 
 
     def result(res: Chapter1Result, head: str = "") -> None:
         game = res.setup.game(res.rolls)
-        turns = f"{res.turns} turn{'s' if res.turns != 1 else ''}" + ("" if res.turns == 9 else " (the chapter has 9; the win is judged after the last turn of the rolls)")
+        turns = _turns_words(res.turns)
         where = f"{head}{', '.join(res.setup.realms)}; target {res.setup.target_text()}, {res.setup.difficulty}; {turns}"
         if res.status == "won" and res.line is not None and res.replay is not None and res.verdict is not None:
             console.print(line_table(game, res.line, res.replay.steps, "Winning line, turn by turn"))
@@ -654,7 +660,7 @@ def print_answer(console: Any, answer: Chapter1Result | WinTable | FleetResult) 
         console.print(Text(f"  solve time {res.solve_time:.2f} s (deterministic {res.deterministic_time:.2f}), cuts {res.cuts}"))
 
     def table(wt: WinTable) -> None:
-        tab = Table(title=f"Chapter 1 star totals that can win: {', '.join(wt.realms)} ({wt.difficulty}, {wt.turns} turns)")
+        tab = Table(title=f"Chapter 1 star totals that can win: {', '.join(wt.realms)} ({wt.difficulty}, {_turns_words(wt.turns)})")
         for col in ("total", "status", "how"):
             tab.add_column(col)
         for row in wt.rows:
