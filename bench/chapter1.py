@@ -66,7 +66,7 @@ def main() -> None:
         table.add_row(str(seed), ",".join(realms), setup.target_text(), res.status, str(res.stars if res.stars is not None else "-"),
                       str(res.cuts), f"{wall:.1f}", det)
         print(f"seed {seed}: {res.status} ({wall:.1f} s wall, {res.deterministic_time:.2f} det-s)", file=sys.stderr, flush=True)
-    console = Console()
+    console = Console(width=200)
     console.print(table)
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     med = f"median {statistics.median(decided):.2f} det-s, max {max(decided):.2f} det-s" if decided else "none decided"
