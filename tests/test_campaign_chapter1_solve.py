@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from ortools.sat.python import cp_model
 
 import cli as cli_module
-from solver.campaign import Chapter1, check_activation, check_chapter1, judge_end
+from solver.campaign import Chapter1, Chapter1Verdict, check_activation, check_chapter1, judge_end
 from solver.campaign import chapter1_solve as cs
 from solver.campaign.chapter1_solve import (
     CHAPTER1_RULES,
@@ -218,6 +218,31 @@ def test_win_table_one_turn_all_impossible() -> None:
     assert [r.total for r in wt.rows] == list(range(19))
     assert all(r.status == "impossible" for r in wt.rows)
     assert wt.status == "impossible" and wt.exit_code == 1 and wt.turns == 1
+
+
+def test_win_table_with_a_win() -> None:
+    """3 turns, easy: the maximisation proves 6 the most stars of any win (7..18 ruled out at
+    once) and its line wins with exactly 6."""
+    wt = win_table(SMALL_REALMS, SMALL_ROLLS, "easy")
+    assert wt.winning == [6] and wt.status == "won" and wt.exit_code == 0
+    row = wt.rows[6]
+    assert row.result is not None and row.result.setup.target_range == (6, 6)
+    assert check_chapter1(row.result.setup.game(SMALL_ROLLS), row.result.setup, row.result.line).won
+    assert all(r.status == "impossible" for r in wt.rows if r.total != 6)
+
+
+def test_fleet_best_is_a_winning_candidate() -> None:
+    """The choice of the best setup, on given answers: a winner over an unknown, most stars."""
+    def answer(status: str, stars: tuple[int, int, int] | None, third: str) -> cs.Candidate:
+        setup = Chapter1(("parks", "libertalia", third), (6, 18), turns=1)
+        verdict = Chapter1Verdict("won", 1, "", None, stars, 0) if stars else None
+        return cs.Candidate(setup.realms, status, cs.Chapter1Result(setup, ((1, 1),), status, verdict=verdict))
+
+    cands = [answer("unknown", None, "ark-nova"), answer("won", (2, 2, 2), "euphoria"), answer("won", (2, 3, 2), "pendulum")]
+    fr = cs.FleetResult(("parks", "libertalia", "ark-nova", "euphoria", "pendulum"), ("parks", "libertalia"), cands, "6-18", "normal", 1)
+    assert fr.best is cands[2] and fr.status == "won" and fr.exit_code == 0
+    fr.candidates = cands[:1]
+    assert fr.best is None and fr.status == "unknown" and fr.exit_code == 3
 
 
 def test_fleet_choice_reports_each_candidate() -> None:
