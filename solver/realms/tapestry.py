@@ -190,6 +190,10 @@ class Tapestry(Realm):
         bigs = [(R, C) for R in range(nb) for C in range(nb)]
         big_cells = {(R, C): [x for x in EMPTY if x[0] // b == R and x[1] // b == C] for R, C in bigs}
 
+        def plain(what: str, *idx: object):
+            """A boolean left out of the no-good cuts' event signature (see `encode`)."""
+            return m.new_bool_var(enc.name(what, *idx))
+
         # on this card no two shapes share a placement (their sizes differ); a card file where
         # two #s have congruent shapes gets the general form below
         shared = any(len(ss) > 1 for ss in shapes_of.values())
@@ -198,7 +202,7 @@ class Tapestry(Realm):
         for e in enc.events:
             by_cell: dict[Cell, list] = {x: [] for x in EMPTY}
             for pm in shapes_of:
-                y = enc.bool("place", e.tag, f"cells={cells_text(cells_of[pm])}")
+                y = plain("place", e.tag, f"cells={cells_text(cells_of[pm])}")
                 place[e.i, pm] = y
                 for x in cells_of[pm]:
                     by_cell[x].append(y)
@@ -216,7 +220,7 @@ class Tapestry(Realm):
             if shared:
                 m.add(sum(place[e.i, pm] for pm in shapes_of) == e.active)
             for x, ys in by_cell.items():
-                c = enc.bool("covers", e.tag, f"{x[0] + 1}{x[1] + 1}")
+                c = plain("covers", e.tag, f"{x[0] + 1}{x[1] + 1}")
                 m.add(sum(ys) == c)
                 cover[e.i, x] = c
 
@@ -227,7 +231,7 @@ class Tapestry(Realm):
         for e in enc.events:
             now = {}
             for x in EMPTY:
-                z = enc.bool("filled_after", e.tag, f"{x[0] + 1}{x[1] + 1}")
+                z = plain("filled_after", e.tag, f"{x[0] + 1}{x[1] + 1}")
                 m.add(z == prev_f[x] + cover[e.i, x])
                 now[x] = z
             filled_after.append(now)
@@ -246,6 +250,8 @@ class Tapestry(Realm):
         # "completing a big square gains its resource": after[B][n] = B complete once the realm's
         # events up to the n-th are done; the event that turns it true completes it
         complete = {}
+        gains: dict[tuple[int, str], object] = {}  # (event, kind) -> what the event gains
+        most = {K: 0 for K in KINDS}  # the most of each kind one # can gain
         for R, C in bigs:
             cells = big_cells[R, C]
             kinds = Resources.of(self.big[R][C])
@@ -255,7 +261,7 @@ class Tapestry(Realm):
             prev = None
             for n, e in enumerate(enc.events):
                 so_far = [filled_after[n][x] for x in cells]
-                z = enc.bool("big_complete_after", e.tag, f"big{R * nb + C + 1}")
+                z = plain("big_complete_after", e.tag, f"big{R * nb + C + 1}")
                 for f in so_far:
                     m.add(z <= f)
                 m.add(z >= sum(so_far) - (len(cells) - 1))
@@ -263,13 +269,26 @@ class Tapestry(Realm):
                     m.add(z >= prev)  # redundant (LP): a complete big square stays complete
                 for K in KINDS:
                     if kinds.get(K):
-                        enc.add_gain(e, K, kinds.get(K) * (z - (prev if prev is not None else 0)))
+                        step = kinds.get(K) * (z - (prev if prev is not None else 0))
+                        gains[e.i, K] = gains.get((e.i, K), 0) + step
                 prev = z
+            for K in KINDS:
+                most[K] += kinds.get(K)
             comp = enc.bool("big_complete", f"big{R * nb + C + 1}")
             m.add(comp == (prev if prev is not None else 0))
             # redundant (LP): a complete big square has all its empty cells filled
             m.add(len(cells) * comp <= sum(filled[x] for x in cells))
             complete[R, C] = comp
+
+        for e in enc.events:
+            for K in KINDS:
+                if (e.i, K) not in gains:
+                    continue
+                enc.add_gain(e, K, gains[e.i, K])
+                # the event's gain as literals: the cut signature (see `encode`)
+                amount = [enc.bool("gains", e.tag, f"{n}{K}") for n in range(most[K] + 1)]
+                m.add(sum(amount) == 1)
+                m.add(sum(n * x for n, x in enumerate(amount)) == gains[e.i, K])
 
         # "1 star per completed big row and per completed big column"
         bands = [("row", R, [(R, C) for C in range(nb)]) for R in range(nb)]
@@ -290,14 +309,23 @@ class Tapestry(Realm):
             return filled_after[earlier[-1]][x] if earlier else enc.false
 
         def can_take(turn: int, v: int):
-            # a # v fits when some placement of shape v has all its cells empty at the start of
-            # the turn (filling costs nothing on this card)
-            z = enc.bool("placeable", f"t{turn + 1}", v)
-            for pm in self.free_placements.get(v, []):
-                if turn == 0:
-                    m.add(z == 1)
-                    break
-                m.add_bool_or([filled_before(x, turn) for x in cells_of[pm]] + [z])
+            # exactly: a # v fits when some placement of shape v has all its cells empty at the
+            # start of the turn (filling costs nothing on this card)
+            masks = self.free_placements.get(v, [])
+            if turn == 0 or not masks:
+                return enc.true if masks else enc.false
+            fits = []
+            for pm in masks:
+                before = [filled_before(x, turn) for x in cells_of[pm]]
+                f = plain("fits", f"t{turn + 1}", f"cells={cells_text(cells_of[pm])}")
+                m.add_bool_and([~x for x in before]).only_enforce_if(f)
+                m.add_bool_or(before + [f])
+                fits.append(f)
+            z = enc.reify_or(fits, "placeable", f"t{turn + 1}", v)
+            # part of the cut signature of every earlier event (the grid the turn starts from)
+            for e in enc.events:
+                if e.t < turn:
+                    enc.event_bools.setdefault(e.i, []).append(z)
             return z
 
         def decode(solver, e):
