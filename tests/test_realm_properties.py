@@ -53,8 +53,9 @@ def test_optimum_beats_random_lines(key, rolls, seed):
         assert STAR_WEIGHT * result.stars + result.leftover >= STAR_WEIGHT * stars + leftover
 
 
-#: exhaustive search grows fast with the realm's choices; Feast for Odin has ~144 placements
-EXHAUSTIVE_TURNS = {"feast-for-odin": 1}
+#: exhaustive search grows fast with the realm's choices; Feast for Odin has ~144 placements,
+#: Tapestry 208 (its 2-turn rounds are checked in tests/test_model_tapestry.py)
+EXHAUSTIVE_TURNS = {"feast-for-odin": 1, "tapestry": 1}
 
 
 @pytest.mark.parametrize("key", ALL)
