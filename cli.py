@@ -108,14 +108,16 @@ def game_command(realms: str, rolls_path: str, time_limit: float | None, workers
 @click.option("--drawn", default=None, help="The 2 realms drawn from the fleet.")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each question.")
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--limit-counts-card-costs", is_flag=True, help="Reading option: pumpkins a realm card asks for count toward the 3-pumpkin limit.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-solving.md).")
 def chapter1_command(rolls_path: str, realms: str | None, target_text: str | None, difficulty: str, fleet: str | None,
-                     drawn: str | None, time_limit: float | None, workers: int | None, as_json: bool) -> None:
+                     drawn: str | None, time_limit: float | None, workers: int | None, limit_counts_card_costs: bool,
+                     as_json: bool) -> None:
     """Solve campaign chapter 1: a winning line (checked), or a proof that none wins (docs/campaign-solving.md)."""
     from solver.campaign.chapter1_solve import print_answer, run_command, stderr_progress
 
     answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
-                                          stderr_progress()))
+                                          stderr_progress(), limit_counts_card_costs))
     if as_json:
         _emit_json(answer.as_json())
     else:

@@ -210,6 +210,24 @@ def test_rule_rejects_the_line_that_breaks_it(name: str) -> None:
     assert _status(setup, rolls, [r for r in rules if r is not rule], text, tricks=False) == "feasible"
 
 
+CARD_COST_LINE = (
+    "turn 1 roll 6 1\n  die1 -> parks trail=3\n  die2 -> wurfelwelten benefit=P world=1\n  end ark-nova column=1\n"
+    "turn 2 roll 1 5\n  die1 -> ark-nova column=1\n  die2 -> wurfelwelten benefit=P world=1\n  end ark-nova column=5\n"
+    "turn 3 roll 2 4\n  die1 -1 -> parks trail=3\n  die2 -> wurfelwelten benefit=H world=2\n"
+)
+
+
+@pytest.mark.parametrize("counts", [False, True])
+def test_option_card_costs_count_toward_three_pumpkins(counts: bool) -> None:
+    """Turn 3: -1 for 2 pumpkins into the last site of Parks trail 3, which costs 2 more pumpkins.
+    Default reading: legal (only the change counts); option limit_counts_card_costs: 4 > 3."""
+    rolls = ((6, 1), (1, 5), (2, 4))
+    setup = Chapter1(("parks", "wurfelwelten", "ark-nova"), (0, 18), "easy", turns=3, limit_counts_card_costs=counts)
+    verdict = check_chapter1(setup.game(rolls), setup, parse_line_text(CARD_COST_LINE))
+    assert (verdict.outcome == "illegal" and "at most 3 pumpkins" in verdict.reason) == counts
+    assert _status(setup, rolls, PLAY_RULES, CARD_COST_LINE, tricks=False) == ("infeasible" if counts else "feasible")
+
+
 # ---- without a target, and the setup choice --------------------------------------------------------
 
 def test_win_table_one_turn_all_impossible() -> None:
@@ -328,6 +346,16 @@ def test_cli_fleet(one_turn_rolls: str) -> None:
     for third in ("ark-nova", "euphoria", "pendulum"):
         assert third in r.output
     assert "order has no rule effect" in r.output
+
+
+def test_cli_option_card_costs(tmp_path: Path) -> None:
+    """--limit-counts-card-costs reaches the model: 1 turn stays impossible either way, and the
+    answer names the reading."""
+    p = tmp_path / "one.txt"
+    p.write_text("6 1\n")
+    r = run("chapter1", "--rolls", str(p), "--realms", "parks,wurfelwelten,ark-nova", "--target", "6", "--limit-counts-card-costs", "--json")
+    assert r.exit_code == 1, r.output
+    assert json.loads(r.stdout)["limit_counts_card_costs"] is True
 
 
 def test_cli_unknown_at_the_time_limit() -> None:

@@ -190,6 +190,7 @@ class Chapter1Result:
             "realms": list(self.setup.realms),
             "target": self.setup.target_text(),
             "difficulty": self.setup.difficulty,
+            "limit_counts_card_costs": self.setup.limit_counts_card_costs,
             "turns": self.turns,
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -593,6 +594,7 @@ def run_command(
     time_limit: float | None,
     workers: int | None,
     progress: Progress | None = None,
+    limit_counts_card_costs: bool = False,
 ) -> Chapter1Result | WinTable | FleetResult:
     """`solve chapter1`: validate the inputs (InputError: one line, exit 2) and ask the question."""
     from ..commands import parse_realm_list, require_solver_model
@@ -612,16 +614,19 @@ def run_command(
     rolls = load_rolls(rolls_path, max_turns=9)
     if fleet is not None:
         assert drawn is not None
-        return choose_setup(fleet, drawn, rolls, target, difficulty, time_limit, workers, progress=progress)
+        return choose_setup(fleet, drawn, rolls, target, difficulty, time_limit, workers, progress=progress,
+                            limit_counts_card_costs=limit_counts_card_costs)
     assert realms is not None
     keys = parse_realm_list(realms)
     try:
-        setup = Chapter1(keys, target if target is not None else (0, 0), difficulty, turns=len(rolls))  # type: ignore[arg-type]
+        setup = Chapter1(keys, target if target is not None else (0, 0), difficulty, turns=len(rolls),  # type: ignore[arg-type]
+                         limit_counts_card_costs=limit_counts_card_costs)
     except ValueError as exc:
         raise InputError(f"chapter 1: {exc}") from None
     require_solver_model(setup.game(rolls))
     if target is None:
-        return win_table(keys, rolls, difficulty, time_limit, workers, progress=progress)
+        return win_table(keys, rolls, difficulty, time_limit, workers, progress=progress,
+                         limit_counts_card_costs=limit_counts_card_costs)
     if progress:
         progress(f"chapter 1: {','.join(keys)}, target {setup.target_text()}, {len(rolls)} turns …")
     return solve_chapter1(setup, rolls, time_limit, workers)
