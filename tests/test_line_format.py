@@ -146,3 +146,20 @@ def test_bundled_illegal_line_is_illegal_where_it_says() -> None:
 
 def test_line_is_a_value() -> None:
     assert Line() == Line(()) and parse_line_text(EVERYTHING) != parse_line_text(EVERYTHING.replace("+1", "-1"))
+
+
+@pytest.mark.parametrize("key", sorted(__import__("solver.realms", fromlist=["MODULES"]).MODULES))
+def test_random_lines_of_every_realm_survive_text_and_json(key: str) -> None:
+    """Every realm's choices read back as written (cells=11 stays the text '11', order=10 a number)."""
+    import random
+
+    from solver.playout import random_line
+    from conftest import make_game
+
+    partners = [k for k in ("parks", "libertalia", "wurfelwelten") if k != key][:2]
+    rng = random.Random(7)
+    for i in range(12):
+        rolls = [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(4)]
+        line = random_line(make_game([key] + partners, rolls), random.Random(i), max_actions=4, stop=0.1)
+        assert parse_line_text(line.to_text()) == line, line.to_text()
+        assert parse_line_json(json.loads(json.dumps(line.to_json()))) == line

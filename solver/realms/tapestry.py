@@ -46,6 +46,7 @@ def parse_cells(text: object) -> tuple[Cell, ...]:
 
 class Tapestry(Realm):
     key = "tapestry"
+    text_choices = ("cells",)
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
