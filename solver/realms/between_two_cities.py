@@ -150,16 +150,21 @@ class BetweenTwoCities(Realm):
         lines += [(f"col{k + 1}", [r * n + k for r in range(n)], self.col_bonus[k]) for k in range(n)]
         for name, squares, bonus in lines:
             so_far = 0  # squares of this line filled by this realm's events up to and including e
+            dones = []
             for e in enc.events:
                 here = sum(fill[e.i, x] for x in squares)
                 so_far = so_far + here
                 done = enc.bool("completes", e.tag, name)
+                dones.append(done)
                 m.add(done <= here)
                 m.add(n * done <= so_far)
                 m.add(done >= here + so_far - n)
                 for K in KINDS:
                     if bonus.get(K):
                         enc.add_gain(e, K, bonus.get(K) * done)
+            # redundant (LP): a line completes once, and only when all its squares are filled
+            m.add(sum(dones) <= 1)
+            m.add(n * sum(dones) <= sum(filled[x] for x in squares))
         # stars = min(lowest of the other realms' stars, squares filled): the squares part here,
         # the other realms in the cross-realm hook (their stars exist once every realm is encoded)
         squares_filled = enc.int(0, n * n, "squares_filled")

@@ -103,6 +103,7 @@ class MyLittleScythe(Realm):
         V = range(1, 7)
         mark: dict[tuple[int, int, int], object] = {}  # (event, flower, value)
         marked_before: dict[tuple[int, int], object] = {(f, v): 0 for f in F for v in V}
+        pair: dict[tuple[int, int, int], object] = {}  # (event, flower, value): completes a pair
         for e in enc.events:
             for f in F:
                 for v in V:
@@ -121,6 +122,7 @@ class MyLittleScythe(Realm):
                 for v in V:
                     other = sum(marked_before[g, v] for g in F if g != f)
                     z = enc.bool("pair", e.tag, self.names[f], v)
+                    pair[e.i, f, v] = z
                     m.add(z <= mark[e.i, f, v])
                     m.add(z <= other)
                     m.add(z >= mark[e.i, f, v] + other - 1)
@@ -136,6 +138,12 @@ class MyLittleScythe(Realm):
         for f in F:
             for v in V:
                 m.add(marked_before[f, v] <= 1)
+        # redundant (LP): a number makes one pair, and only when it is marked in both flowers
+        for v in V:
+            pair_v = sum(x for (_, _, vv), x in pair.items() if vv == v)
+            m.add(pair_v <= 1)
+            for f in F:
+                m.add(pair_v <= marked_before[f, v])
         # stars: `per` for each kind earned `threshold` times this round (exact both ways); the
         # earned counts are tied to the round's gains in the cross-realm hook
         earned = {K: enc.int(0, 10_000, "earned", K) for K in KINDS}
