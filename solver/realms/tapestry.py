@@ -178,6 +178,16 @@ class Tapestry(Realm):
         return best
 
     def encode(self, enc) -> None:
+        """Per event one placement of the #'s shape on empty cells; the # that fills a big
+        square's last empty cell gains its resource; stars from complete bands of big squares.
+
+        Cut signature: the no-good cuts (solve.py) pin each active event's `enc.event_bools`.
+        Here they are only what the event gains (`gains`, per kind) and, under every earlier
+        event, whether a rolled value fits the grid a turn starts from (`placeable`) -- not the
+        cells. The engine's ordering of a turn depends on this realm through nothing else: a
+        model play's own #s are always legal in its own order (right shape, empty cells), so
+        plays agreeing on those literals are orderable alike, and one cut removes every cell
+        variant of an unorderable play (docs/realms/tapestry.md)."""
         m = enc.model
         b, nb = self.block, self.nb
         EMPTY = self.empty_cells
