@@ -11,6 +11,8 @@ Cross-realm scoring: `stars_in_round` receives the other realms' stars (each cap
 engine and returns min(lowest of them, squares filled). With no other realm in the round (a
 one-realm test game) the lowest is taken as 0. `stars` alone (without the other realms) is 0.
 Completing a row and a column with one # gains both bonuses.
+The CP-SAT face (`encode`) takes the min over the other realms' star expressions in the round
+model's cross-realm hook, once every realm is encoded (docs/realms/between-two-cities.md).
 """
 from __future__ import annotations
 

@@ -11,6 +11,8 @@ tells this realm about every resource the player earns in the round (`observe_ga
 realm, this one included, and compensation); spending never lowers the count. With `here`, only
 the resources gained by marking these flowers count (apply counts them; observe_gain ignores the
 rest). The count per kind is kept up to the threshold (6): more earns nothing.
+The CP-SAT face (`encode`) ties the earned counts to the round's gains (`RoundModel.gains`: every
+realm's gains and the compensations) in the cross-realm hook (docs/realms/my-little-scythe.md).
 
 Choice: flower=left|right.
 """
