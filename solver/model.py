@@ -299,12 +299,22 @@ class RoundModel:
                     others = sum(
                         o.gain.get(e.index, {}).get(K, 0) for o in self.encoders if o is not enc for e in o.turn_events(t)
                     )
+                    # a compensation made before this realm's first # of the turn needs the realm to
+                    # have no placement for that die then (its sheet is still the turn's start);
+                    # only those can pay for that first # (found by the Azul and cross-realm work)
+                    early = []
+                    for (tt, k, KK), lit in self.comp.items():
+                        if tt == t and KK == K:
+                            y = m.new_bool_var(f"compensate_before[t{t + 1},die{k + 1},{K},{enc.realm.key}]")
+                            m.add_implication(y, lit)
+                            m.add_implication(y, ~enc.placeable(t, game.rolls[t][k]))
+                            early.append(y)
                     done = 0
-                    for e in evs:
+                    for n, e in enumerate(evs):
                         pay = enc.cost.get(e.index, {}).get(K, 0) + sum(s.cost().get(K) * lit for s, lit in e.use.items())
                         if K == "P":
                             pay = pay + e.pumpkins
-                        m.add(start_res + done - pay + others + comps >= 0)
+                        m.add(start_res + done - pay + others + (sum(early) if n == 0 else comps) >= 0)
                         done = done + enc.gain.get(e.index, {}).get(K, 0) - pay
         self.final_res = self.res_end[-1]
         # stars, capped per realm
