@@ -6,6 +6,7 @@ Every line returned has been replayed by the engine; a disagreement raises Model
 """
 from __future__ import annotations
 
+import math
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -170,7 +171,8 @@ def solve_with_cuts(
         spent += solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             return "infeasible", None, None, cuts
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) or (status == cp_model.UNKNOWN and math.isfinite(solver.best_objective_bound)):
+            # the bound is valid even when no solution was found (the model is a relaxation)
             b = int(solver.best_objective_bound)
             bound = b if bound is None else min(bound, b)
         best = keeper.best
