@@ -317,8 +317,11 @@ def parse_line_json(data: Any, filename: str = "<line>") -> Line:
     return Line(tuple(turns))
 
 
-def load_line(path: str) -> Line:
-    """Read a line file: JSON when it parses as JSON, the text format otherwise."""
+def load_line(path: str, parse_text=None, parse_json=None) -> Line:
+    """Read a line file: JSON when it parses as JSON, the text format otherwise (a chapter with
+    its own steps passes its own parsers)."""
+    parse_text = parse_text or parse_line_text
+    parse_json = parse_json or parse_line_json
     text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("[") or stripped.startswith("{"):
@@ -326,8 +329,8 @@ def load_line(path: str) -> Line:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {exc.lineno}: malformed JSON ({exc.msg})") from None
-        return parse_line_json(data, path)
-    return parse_line_text(text, path)
+        return parse_json(data, path)
+    return parse_text(text, path)
 
 
 def actions_of(turn: TurnPlay) -> Iterable[Action]:

@@ -15,6 +15,7 @@ from ..line import Activation, Compensation, Line, Source
 from ..realms import get_realm
 from ..realms.base import Use
 from ..rules import DEFAULT_RULES, RuleSet
+from .targets import TargetRange
 
 #: most unspent resources (all kinds together) allowed at the end for a win, per difficulty
 MAX_UNSPENT = {"easy": 5, "normal": 4, "hard": 3}
@@ -25,7 +26,7 @@ PUMPKIN_SOURCES = ("die", "copy-pair", "copy")
 
 
 @dataclass(frozen=True)
-class Chapter1:
+class Chapter1(TargetRange):
     """The chapter setup: 3 realms in a row (order chosen), the outlined star target, the difficulty.
 
     `target` is the outlined Chapter-card circle (an input: the seed does not print the circles):
@@ -52,19 +53,8 @@ class Chapter1:
             raise ValueError("chapter 1 has at most 9 turns")
 
     @property
-    def target_range(self) -> tuple[int, int]:
-        if isinstance(self.target, int):
-            return (self.target, self.target)
-        lo, hi = self.target
-        return (int(lo), int(hi))
-
-    @property
     def max_unspent(self) -> int:
         return MAX_UNSPENT[self.difficulty]
-
-    def target_text(self) -> str:
-        lo, hi = self.target_range
-        return str(lo) if lo == hi else f"{lo}-{hi}"
 
     def game(self, rolls: tuple[tuple[int, int], ...], rules: RuleSet = DEFAULT_RULES) -> Game:
         """The round of this chapter: its realms in order, the rolls, compensation off."""

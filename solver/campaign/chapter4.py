@@ -17,20 +17,19 @@ the # it copies::
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from ..engine import Game, RoundState, apply_activation, end_turn, observe_gain, realm_stars, roll_of, start
 from ..errors import IllegalAction, InputError
-from ..line import Activation, Choice, Compensation, Line, Source, TurnPlay, parse_line_json, parse_line_text
+from ..line import Activation, Choice, Compensation, Line, Source, TurnPlay, load_line, parse_line_json, parse_line_text
 from ..realms import get_realm, resolve_realm_name
 from ..realms.base import Effect, Use
 from ..resources import Resources
 from ..rolls import load_rolls
 from ..rules import DEFAULT_RULES, RuleSet
-from ..textfile import read_text
+from .targets import TargetRange
 
 #: swarm boxes whose marking can win, per difficulty
 BOXES_TO_WIN = {"easy": 5, "normal": 6, "hard": 7}
@@ -79,7 +78,7 @@ def is_swarm(action: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class Chapter4:
+class Chapter4(TargetRange):
     """The chapter setup: 4 realms in a 2x2 grid, the resource target, the difficulty.
 
     `realms` in reading order: top-left, top-right, bottom-left, bottom-right. `target` is the
@@ -127,19 +126,8 @@ class Chapter4:
             raise ValueError(f"swarm_sources must be {' or '.join(SWARM_SOURCE_READINGS)}, not {self.swarm_sources!r}")
 
     @property
-    def target_range(self) -> tuple[int, int]:
-        if isinstance(self.target, int):
-            return (self.target, self.target)
-        lo, hi = self.target
-        return (int(lo), int(hi))
-
-    @property
     def boxes_to_win(self) -> int:
         return BOXES_TO_WIN[self.difficulty]
-
-    def target_text(self) -> str:
-        lo, hi = self.target_range
-        return str(lo) if lo == hi else f"{lo}-{hi}"
 
     def neighbours(self, realm: int) -> tuple[int, int]:
         return NEIGHBOURS[realm]
@@ -466,15 +454,7 @@ def parse_chapter4_line_json(data: Any, filename: str = "<line>") -> Line:
 
 def load_chapter4_line(path: str) -> Line:
     """Read a chapter-4 line file: JSON when it parses as JSON, the text format otherwise."""
-    text = read_text(path)
-    stripped = text.lstrip()
-    if stripped.startswith("[") or stripped.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {exc.lineno}: malformed JSON ({exc.msg})") from None
-        return parse_chapter4_line_json(data, path)
-    return parse_chapter4_line_text(text, path)
+    return load_line(path, parse_chapter4_line_text, parse_chapter4_line_json)
 
 
 def parse_grid(text: str) -> tuple[str, str, str, str]:
