@@ -30,18 +30,25 @@ TURNS_PER_ROUND = 9
 ROUNDS = 3
 
 
-def parse_realm_list(text: str | Sequence[str]) -> tuple[str, ...]:
-    """Canonical keys of exactly three distinct realms, from 'wurfelwelten,parks,libertalia'."""
+def realm_keys(text: str | Sequence[str], option: str = "--realms", twice: str = "") -> list[str]:
+    """Canonical keys of distinct realms from 'wurfelwelten,parks,libertalia'; an InputError
+    names the option (an unknown realm lists the known ones; `twice` explains a repeat)."""
     names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text) if n.strip()]
     keys: list[str] = []
     for name in names:
         try:
             key = resolve_realm_name(name)
         except KeyError as exc:
-            raise InputError(f"--realms: {exc.args[0]}") from None
+            raise InputError(f"{option}: {exc.args[0]}") from None
         if key in keys:
-            raise InputError(f"--realms: realm {key!r} is named twice (a round has {REALMS_PER_ROUND} different realms)")
+            raise InputError(f"{option}: realm {key!r} is named twice{twice}")
         keys.append(key)
+    return keys
+
+
+def parse_realm_list(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Canonical keys of exactly three distinct realms, from 'wurfelwelten,parks,libertalia'."""
+    keys = realm_keys(text, "--realms", f" (a round has {REALMS_PER_ROUND} different realms)")
     if len(keys) != REALMS_PER_ROUND:
         raise InputError(
             f"--realms: a round has exactly {REALMS_PER_ROUND} realms, got {len(keys)}"

@@ -78,7 +78,9 @@ class RoundResult:
         return self.stars + self.leftover / 10
 
 
-def _solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
+def make_solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
+    """A CP-SAT solver with the question's parameters (solver/params/round.toml), a deterministic
+    time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
         if key.startswith("quick_"):
@@ -220,12 +222,12 @@ def solve_optimal(
     rm.model.maximize(rm.stars)
     if first is not None:
         rm.hint_line(first)
-    solver = _solver(params, time_limit, workers)
+    solver = make_solver(params, time_limit, workers)
     star_progress = (lambda best, bound: progress(best, bound)) if progress else None
     status, line, bound, cuts = solve_with_cuts(rm, solver, star_progress, scale=1)
     if status == "infeasible":
         raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
-    result.params, result.extras, result.cuts = _effective(solver), list(rm.extras), cuts
+    result.params, result.extras, result.cuts = effective_params(solver), list(rm.extras), cuts
     result.deterministic_time = solver.deterministic_time
     if line is not None:
         lines.append(line)
@@ -238,7 +240,7 @@ def solve_optimal(
         rm2.model.add(rm2.stars >= stars)
         rm2.model.maximize(rm2.leftover)
         rm2.hint_line(line)
-        solver2 = _solver(params, time_limit, workers)
+        solver2 = make_solver(params, time_limit, workers)
         status2, line2, bound2, cuts2 = solve_with_cuts(rm2, solver2)
         result.cuts += cuts2
         result.deterministic_time += solver2.deterministic_time
@@ -274,7 +276,7 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
     rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list))
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     rm.hint_line(greedy_line(game))
-    solver = _solver(params, None, 1)
+    solver = make_solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
     _, line, _, _ = solve_with_cuts(rm, solver)
@@ -292,7 +294,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
     params = load_params("proof")
     rm = build(game, options)
     rm.model.add(rm.stars >= stars + 1)
-    solver = _solver(params, time_limit, workers)
+    solver = make_solver(params, time_limit, workers)
     cuts, det, wall = 0, 0.0, 0.0
     while True:
         status = solver.solve(rm.model)
@@ -314,7 +316,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
         "cuts": cuts,
         "deterministic_time": det,
         "wall_time": wall,
-        "params": _effective(solver),
+        "params": effective_params(solver),
     }
 
 
@@ -330,10 +332,10 @@ def solve_target(
     rm = build(game, options)
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
-    solver = _solver(params, time_limit, workers)
+    solver = make_solver(params, time_limit, workers)
     t0 = time.perf_counter()
     status, line, bound, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
-    result = RoundResult("target", "unknown", target=target, params=_effective(solver), extras=list(rm.extras))
+    result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
     result.deterministic_time = solver.deterministic_time
     result.cuts = cuts
@@ -346,11 +348,12 @@ def solve_target(
     elif status == "infeasible":
         result.status = "unreachable"
         result.star_bound = target - 1
-        result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "deterministic_time": solver.deterministic_time, "params": _effective(solver)}
+        result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
     return result
 
 
-def _effective(solver: cp_model.CpSolver) -> dict[str, Any]:
+def effective_params(solver: cp_model.CpSolver) -> dict[str, Any]:
+    """The parameters a certificate records: workers, linearization, the limit, the ortools version."""
     p = solver.parameters
     return {
         "num_workers": p.num_workers,

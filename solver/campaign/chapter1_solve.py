@@ -28,12 +28,13 @@ from typing import Any, Callable, Sequence
 
 from ortools.sat.python import cp_model
 
+from ..commands import realm_keys
 from ..engine import Game, Replay, replay
 from ..errors import InputError
 from ..line import Line, Source
 from ..model import ModelOptions, RoundModel
-from ..realms import get_realm, is_solvable, resolve_realm_name
-from ..solve import MAX_CUTS, ModelDisagreement, _effective, _solver, decode_line, load_params
+from ..realms import get_realm, is_solvable
+from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
 from .chapter1 import MAX_PUMPKINS, PUMPKIN_SOURCES, Chapter1, Chapter1Verdict, check_chapter1
 
 #: a realm holds at least this many stars in a winning line
@@ -268,10 +269,10 @@ def solve_chapter1(
     params = load_params("target")
     t0 = time.perf_counter()
     rm = build_chapter1(setup, rolls, options)
-    solver = _solver(params, time_limit, workers)
+    solver = make_solver(params, time_limit, workers)
     status, line, _, cuts, det = _run(rm, setup, solver)
     result = Chapter1Result(setup, rolls, status if status != "won-unproven" else "won", cuts=cuts,
-                            extras=list(rm.extras), params=_effective(solver), deterministic_time=det)
+                            extras=list(rm.extras), params=effective_params(solver), deterministic_time=det)
     if line is not None:
         result.line = line
         result.verdict = check_chapter1(rm.game, setup, line)
@@ -366,7 +367,7 @@ def win_table(
     rm = build_chapter1(setup, rolls, options)
     rm.model.maximize(rm.stars)
     params = load_params("target")
-    solver = _solver(params, time_limit, workers)
+    solver = make_solver(params, time_limit, workers)
     say(f"chapter 1: most stars of any win ({lo_all}..{hi_all}) …")
     status, line, bound, cuts, det = _run(rm, setup, solver)
     top = hi_all
@@ -379,7 +380,7 @@ def win_table(
         exact = _with_target(base, best)
         verdict = _checked(rm.game, exact, line)
         res = Chapter1Result(exact, rolls, "won", line, verdict, replay(rm.game, line),
-                             cuts=cuts, extras=list(rm.extras), params=_effective(solver), deterministic_time=det)
+                             cuts=cuts, extras=list(rm.extras), params=effective_params(solver), deterministic_time=det)
         rows[best] = TotalRow(best, "won", "line found (most stars of any win)", res)
         if status == "won" and bound is not None:
             top = bound
@@ -489,23 +490,10 @@ ORDER_NOTE = ("realm order has no rule effect in chapter 1 (no chapter rule look
 
 def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, str]]:
     """The fleet (5 different realms) and the 2 drawn from it; InputError naming the option."""
-    def keys(text: str | Sequence[str], opt: str) -> list[str]:
-        names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text) if n.strip()]
-        out: list[str] = []
-        for n in names:
-            try:
-                k = resolve_realm_name(n)
-            except KeyError as exc:
-                raise InputError(f"{opt}: {exc.args[0]}") from None
-            if k in out:
-                raise InputError(f"{opt}: realm {k!r} is named twice")
-            out.append(k)
-        return out
-
-    f = keys(fleet, "--fleet")
+    f = realm_keys(fleet, "--fleet")
     if len(f) != FLEET_SIZE:
         raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
-    d = keys(drawn, "--drawn")
+    d = realm_keys(drawn, "--drawn")
     if len(d) != DRAWN:
         raise InputError(f"--drawn: chapter 1 draws {DRAWN} realms from the fleet, got {len(d)}")
     for k in d:
