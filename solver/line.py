@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 from .errors import InputError
 from .textfile import read_text
@@ -317,7 +317,8 @@ def parse_line_json(data: Any, filename: str = "<line>") -> Line:
     return Line(tuple(turns))
 
 
-def load_line(path: str, parse_text=None, parse_json=None) -> Line:
+def load_line(path: str, parse_text: Callable[[str, str], Any] | None = None,
+              parse_json: Callable[[Any, str], Any] | None = None) -> Any:
     """Read a line file: JSON when it parses as JSON, the text format otherwise (a chapter with
     its own steps passes its own parsers)."""
     parse_text = parse_text or parse_line_text

@@ -151,6 +151,18 @@ def build_chapter1(setup: Chapter1, rolls: Sequence[tuple[int, int]], options: M
 
 # ---- answers -----------------------------------------------------------------------------------
 
+def exit_code_of(status: str) -> int:
+    """0 a win found, 1 proven impossible, 3 unknown (the time limit)."""
+    return {"won": 0, "impossible": 1}.get(status, 3)
+
+
+def combined_status(statuses: list[str]) -> str:
+    """Several questions together: won if any wins, impossible only if every one is proven so."""
+    if "won" in statuses:
+        return "won"
+    return "impossible" if all(st == "impossible" for st in statuses) else "unknown"
+
+
 @dataclass
 class Chapter1Result:
     """The answer to "can these rolls win chapter 1 with this setup?", with what is needed to trust it.
@@ -183,7 +195,7 @@ class Chapter1Result:
 
     @property
     def exit_code(self) -> int:
-        return {"won": 0, "impossible": 1}.get(self.status, 3)
+        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -317,13 +329,11 @@ class WinTable:
 
     @property
     def status(self) -> str:
-        if self.winning:
-            return "won"
-        return "impossible" if all(r.status == "impossible" for r in self.rows) else "unknown"
+        return combined_status([r.status for r in self.rows])
 
     @property
     def exit_code(self) -> int:
-        return {"won": 0, "impossible": 1}.get(self.status, 3)
+        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -459,13 +469,11 @@ class FleetResult:
 
     @property
     def status(self) -> str:
-        if self.best is not None:
-            return "won"
-        return "impossible" if all(c.status == "impossible" for c in self.candidates) else "unknown"
+        return combined_status([c.status for c in self.candidates])
 
     @property
     def exit_code(self) -> int:
-        return {"won": 0, "impossible": 1}.get(self.status, 3)
+        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         best = self.best

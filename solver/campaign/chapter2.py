@@ -9,18 +9,16 @@ search (`die_placements`) run with this chapter's rules. Readings: docs/campaign
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 from ..engine import Game, RoundState, apply_activation, end_turn, realm_stars, roll_of, start
 from ..errors import IllegalAction, InputError
-from ..line import Activation, Compensation, Line, parse_line_json, parse_line_text
+from ..line import Activation, Compensation, Line, load_line, parse_line_json, parse_line_text
 from ..realms import get_realm, resolve_realm_name
 from ..realms.base import Realm, Use
 from ..resources import KIND_NAMES, KINDS, Resources
 from ..rules import DEFAULT_RULES, RuleSet
-from ..textfile import read_text
 from .chapter1 import die_placements
 
 #: the chapter's last turn per difficulty ("You can play up to 14 turns (hard: 12)")
@@ -335,14 +333,7 @@ def parse_chapter2_json(data: Any, filename: str = "<line>") -> Chapter2Line:
 
 def load_chapter2_line(path: str) -> Chapter2Line:
     """Read a chapter-2 line file: JSON when it starts with [ or {, the text format otherwise."""
-    text = read_text(path)
-    if text.lstrip()[:1] in ("[", "{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {exc.lineno}: malformed JSON ({exc.msg})") from None
-        return parse_chapter2_json(data, path)
-    return parse_chapter2_text(text, path)
+    return load_line(path, parse_chapter2_text, parse_chapter2_json)
 
 
 # ---- the checker -------------------------------------------------------------------------------
