@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 
 from .engine import Game
 from .line import Activation, Choice, Compensation, Line, Source
-from .resources import KINDS
+from .resources import KINDS, Resources
 
 Lit = Any
 LinearExpr = Any
@@ -67,6 +67,14 @@ class ModelOptions:
     extras: int | None = None
     #: which tricks (None: all of solver/tricks.py)
     trick_list: tuple | None = None
+    # ---- campaign chapter 4 (The Swarm; solver/campaign/chapter4_solve.py). Additive: the
+    # defaults below leave the base model exactly as it is.
+    #: a realm may take several #s in a turn without the 3-pumpkin power
+    repeat_free: bool = False
+    #: events per realm and turn (None: 1 + the 3-pumpkin bound `extras_bound`)
+    events_per_turn: int | None = None
+    #: every event may also take a free copy of an already changed # (`FreeCopy` sources)
+    free_copies: bool = False
 
 
 def extras_bound(game: Game, t: int) -> int:
@@ -200,6 +208,31 @@ class RealmEncoder:
         return self._rolled[key]
 
 
+# ---- campaign chapter 4 (The Swarm): free copies of a # (ModelOptions.free_copies) ----------
+@dataclass(frozen=True, order=True)
+class FreeCopy(Source):
+    """A free copy of a # after its pumpkin change (chapter 4's swarm copy). Realms see the
+    source it copies (`kind` "copy" with `die` k, or "create"); `value` is the # itself; it
+    costs nothing and is a different source from the paid ones (a different class)."""
+
+    def cost(self) -> Resources:
+        return Resources()
+
+    def base_value(self, roll: tuple[int, int]) -> int:
+        assert self.value is not None
+        return self.value
+
+    def text(self) -> str:
+        of = "create" if self.kind == "create" else f"die{(self.die or 0) + 1}"
+        return f"free-copy {of} {self.value}"
+
+
+def free_copies() -> list[FreeCopy]:
+    """Every free copy an event may take: of die 1, of die 2, of a created #, each valued 1..6."""
+    return [FreeCopy("copy", k, v) for k in (0, 1) for v in range(1, 7)] + [FreeCopy("create", None, v) for v in range(1, 7)]
+# ---- end of chapter 4's free copies ----------------------------------------------------------
+
+
 def sources_of(roll: tuple[int, int]) -> list[Source]:
     """The ways to get a # in a turn with this roll (rolling-realms.md section 1, resources)."""
     out = [Source("die", 0), Source("die", 1)]
@@ -234,17 +267,20 @@ class RoundModel:
             cap = realm.max_events(T, game.rules)
             evs: list[Event] = []
             for t in range(T):
-                turn_evs = [self._event(r, t, k, len(evs) + k) for k in range(1 + self.extras[t])]
+                size = options.events_per_turn if options.events_per_turn is not None else 1 + self.extras[t]
+                turn_evs = [self._event(r, t, k, len(evs) + k) for k in range(size)]
                 # a realm's activations of a turn fill its events from the first; every one
-                # after the first of the turn needs the 3-pumpkin power
+                # after the first of the turn needs the 3-pumpkin power (not with repeat_free)
                 for a, b in zip(turn_evs, turn_evs[1:]):
                     m.add_implication(b.active, a.active)
-                    m.add_implication(b.active, b.extra)
+                    if not options.repeat_free:
+                        m.add_implication(b.active, b.extra)
                 evs.extend(turn_evs)
             m.add(sum(e.active for e in evs) <= cap)
             self.events.append(evs)
         # extras_bound is a bound on the turn's 3-pumpkin activations over every realm together
-        for t in range(T):
+        # (its proof assumes the base rules: not with repeat_free)
+        for t in range(T if not options.repeat_free else 0):
             m.add(sum(e.extra for evs in self.events for e in evs if e.t == t) <= self.extras[t])
         # compensation: per turn and die, one resource of the player's choice
         self.comp: dict[tuple[int, int, str], Lit] = {}
@@ -347,7 +383,8 @@ class RoundModel:
         roll = game.rolls[t]
         tag = f"t{t + 1},{game.realms[r].key}#{k + 1}"
         active = m.new_bool_var(f"active[{tag}]")
-        use = {s: m.new_bool_var(f"use[{tag}]={s.text()}") for s in sources_of(roll)}
+        srcs: list[Source] = sources_of(roll) + (free_copies() if self.options.free_copies else [])
+        use = {s: m.new_bool_var(f"use[{tag}]={s.text()}") for s in srcs}
         m.add(sum(use.values()) == active)
         val = {v: m.new_bool_var(f"value[{tag}]={v}") for v in range(1, 7)}
         m.add(sum(val.values()) == active)
