@@ -1,0 +1,528 @@
+"""Solving campaign chapter 3, the Boss Monster (docs/campaign-chapter3.md, "Solving").
+
+The question "can these rolls defeat the Boss in turn W?" is the CP-SAT round model
+(solver/model.py, a turn-set relaxation of the base rules) over the first W rolls plus chapter
+3's rules (seed 003; solver/campaign/chapter3.py is the judge), each a *sound relaxation* of the
+checker's rule, so every line the checker calls won at turn W is still a solution:
+
+- every rolled die is used in every turn before W (compensation is off; W's other die may stay);
+- damage space j is marked by one activation `mark[...]`: a resource space by an activation of
+  the realm next to the Boss in that turn that gains the resource (its `add_gain` terms), a star
+  space by an activation in that turn while the realm next to the Boss scores (star marks
+  credited to a realm <= its stars; an activation of that realm itself unless it scores from the
+  others, like Between Two Cities and My Little Scythe);
+- at most one mark per activation; marks in track order (turn of space j <= turn of j + 1, and
+  in one turn the order of the neighbouring realm's own activations);
+- the last space is marked in turn W; resources earned per kind <= 11 (the 12th loses).
+
+The per-step rules the order-free model cannot see (marking is automatic, the moment it is
+met; stars rise at a given step) are judged by a search over every order of the solution's
+turns 1..t together (`order_history`, the checker's rules step by step, states deduplicated):
+a won order is replayed by `check_chapter3` and returned; when no order of turns 1..t survives,
+exactly that history is cut off (`RoundModel.history_literals` plus the realms' end-of-turn
+choices) and the model solved again. INFEASIBLE (cuts included) proves no win at turn W.
+"Earliest" asks W over the target turns in order; it is proven earliest only when every earlier
+W was proven impossible.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+from ortools.sat.python import cp_model
+
+from ..commands import realm_keys
+from ..engine import Game, RoundState, apply_activation, end_turn, realm_stars, start
+from ..errors import IllegalAction, InputError
+from ..line import Activation, Line, Source, TurnPlay
+from ..model import Event, ModelOptions, RoundModel, extras_bound
+from ..realms import get_realm, is_solvable
+from ..realms.base import Realm
+from ..resources import KINDS, Resources
+from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
+from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
+from .chapter3 import (
+    EARN_LIMIT,
+    SYMBOL_NAMES,
+    TURNS,
+    Chapter3,
+    Chapter3Verdict,
+    activation_effect,
+    check_chapter3,
+    damage_hit,
+    setup_from_inputs,
+)
+
+#: the most 3-pumpkin activations of a whole chapter: each costs 3 pumpkins, paid before the
+#: activation's own gain, from pumpkins earned earlier (at most EARN_LIMIT - 1 = 11)
+MAX_EXTRAS = (EARN_LIMIT - 1) // 3
+#: the fleet (seed 003, campaign setup) and the realms drawn from it; the player adds 1
+FLEET_SIZE = 5
+DRAWN = 2
+
+Lit = Any
+
+
+def scores_from_others(realm: Realm) -> bool:
+    """A realm whose stars can rise while another realm is activated (Between Two Cities reads
+    the others' stars, My Little Scythe every resource earned): its own hooks are overridden."""
+    cls = type(realm)
+    return cls.stars_in_round is not Realm.stars_in_round or cls.observe_gain is not Realm.observe_gain
+
+
+# ---- the model ---------------------------------------------------------------------------------
+
+class Chapter3Model:
+    """The round model of turns 1..W with the damage marks: `marks[j, r, i]` is true when space j
+    of the track is marked by event i of realm r (`mark[space2=P,t3,parks#1]`). Which marks can
+    be true is left to the rules (CHAPTER3_RULES), so a test can drop any one of them."""
+
+    def __init__(self, setup: Chapter3, rolls: Sequence[tuple[int, int]], win_turn: int,
+                 options: ModelOptions | None = None) -> None:
+        self.setup = setup
+        self.win_turn = win_turn
+        game = setup.game(tuple(rolls[:win_turn]))
+        if options is None:
+            most = max(extras_bound(game, t) for t in range(game.turns))
+            options = ModelOptions(extras=min(MAX_EXTRAS, most))
+        self.rm = RoundModel(game, options)
+        m = self.rm.model
+        self.marks: dict[tuple[int, int, int], Lit] = {}
+        for j, sym in enumerate(setup.track):
+            for r, evs in enumerate(self.rm.events):
+                for e in evs:
+                    x = m.new_bool_var(f"mark[space{j + 1}={sym},{e.tag}]")
+                    m.add_implication(x, e.active)
+                    self.marks[j, r, e.index] = x
+            # a space is marked at most once
+            m.add(sum(self.space_marks(j)) <= 1)
+
+    @property
+    def game(self) -> Game:
+        return self.rm.game
+
+    def event(self, r: int, i: int) -> Event:
+        return self.rm.events[r][i]
+
+    def space_marks(self, j: int) -> list[Lit]:
+        return [x for (jj, _, _), x in self.marks.items() if jj == j]
+
+    def event_marks(self, e: Event) -> list[Lit]:
+        return [x for (_, r, i), x in self.marks.items() if r == e.realm and i == e.index]
+
+    def turn_of(self, j: int) -> Any:
+        """The (0-based) turn space j is marked in, as a linear expression (0 when unmarked)."""
+        return sum(self.event(r, i).t * x for (jj, r, i), x in self.marks.items() if jj == j)
+
+    def marked(self, j: int) -> Any:
+        return sum(self.space_marks(j))
+
+    def neighbour(self, t: int) -> int:
+        """The realm next to the Boss in 0-based turn t (every place neighbours exactly one)."""
+        (r,) = self.setup.neighbours(t)
+        return r
+
+
+def all_dice_used_before_win(cm: Chapter3Model) -> None:
+    """Every rolled die is used in each turn before W: a # that cannot be used loses, one that
+    could be used but is not is illegal. The winning turn stops at the winning step."""
+    rm = cm.rm
+    for t in range(cm.win_turn - 1):
+        for k in (0, 1):
+            rm.model.add(sum(e.use[Source("die", k)] for evs in rm.events for e in evs if e.t == t) == 1)
+
+
+def marks_next_to_boss(cm: Chapter3Model) -> None:
+    """A resource space is marked only by an activation of the realm next to the Boss in that
+    turn; a star space by one of that realm too, or of any realm when the neighbour scores from
+    the others (its stars can rise with another realm's step)."""
+    for (j, r, i), x in cm.marks.items():
+        t = cm.event(r, i).t
+        nb = cm.neighbour(t)
+        if r == nb:
+            continue
+        if cm.setup.track[j] == "S" and scores_from_others(cm.game.realms[nb]):
+            continue
+        cm.rm.model.add(x == 0)
+
+
+def resource_marks_gain_it(cm: Chapter3Model) -> None:
+    """A P/H/C space needs the marking activation to gain that resource (the card's gain)."""
+    for (j, r, i), x in cm.marks.items():
+        sym = cm.setup.track[j]
+        if sym == "S":
+            continue
+        gain = cm.rm.encoders[r].gain.get(i, {}).get(sym, 0)
+        cm.rm.model.add(gain >= 1).only_enforce_if(x)
+
+
+def star_marks_within_stars(cm: Chapter3Model) -> None:
+    """Each star space is a star scored by the realm next to the Boss at that step, and a
+    realm's stars never go down: the star marks credited to a realm are at most its stars."""
+    credited: dict[int, list[Lit]] = {}
+    for (j, r, i), x in cm.marks.items():
+        if cm.setup.track[j] == "S":
+            credited.setdefault(cm.neighbour(cm.event(r, i).t), []).append(x)
+    for nb, xs in credited.items():
+        cm.rm.model.add(sum(xs) <= cm.rm.realm_stars[nb])
+
+
+def one_mark_per_activation(cm: Chapter3Model) -> None:
+    """'You can't mark more than 1 space per realm activation.'"""
+    for evs in cm.rm.events:
+        for e in evs:
+            cm.rm.model.add(sum(cm.event_marks(e)) <= 1)
+
+
+def marks_in_track_order(cm: Chapter3Model) -> None:
+    """The leftmost unmarked space is the one marked: space j + 1 is marked in the same turn as
+    space j or later, and within a turn after it. Marks of one turn are steps of the realm next
+    to the Boss (unless it scores from the others), whose own activations keep their order."""
+    m = cm.rm.model
+    n = len(cm.setup.track)
+    for j in range(n - 1):
+        m.add(cm.marked(j + 1) <= cm.marked(j))
+        later = cm.space_marks(j + 1)
+        # turn_of(j+1) >= turn_of(j) when j+1 is marked (then j is marked too)
+        m.add(cm.turn_of(j) <= cm.turn_of(j + 1) + (cm.win_turn * (1 - sum(later)) if later else 0))
+        for t in range(cm.win_turn):
+            nb = cm.neighbour(t)
+            if cm.setup.track[j] == "S" and scores_from_others(cm.game.realms[nb]):
+                continue
+            if cm.setup.track[j + 1] == "S" and scores_from_others(cm.game.realms[nb]):
+                continue
+            evs = cm.rm.encoders[nb].turn_events(t)
+            for a, b in itertools.product(evs, evs):
+                if a.index >= b.index:
+                    m.add_bool_or([~cm.marks[j, nb, a.index], ~cm.marks[j + 1, nb, b.index]])
+
+
+def last_space_in_turn_w(cm: Chapter3Model) -> None:
+    """The win: every space marked, the last one in turn W (a target turn; easy: any turn)."""
+    m = cm.rm.model
+    n = len(cm.setup.track)
+    for j in range(n):
+        m.add(cm.marked(j) == 1)
+    m.add(sum(x for (j, r, i), x in cm.marks.items() if j == n - 1 and cm.event(r, i).t == cm.win_turn - 1) == 1)
+
+
+def earn_limit(cm: Chapter3Model) -> None:
+    """The 12th earned resource of a kind (spent or not) loses at once: at most 11 of each kind
+    earned up to the win. With the reading `same_step=won` the winning step may earn the 12th,
+    so only the turns before W are bounded."""
+    rm = cm.rm
+    last = cm.win_turn if cm.setup.same_step == "lost" else cm.win_turn - 1
+    for K in KINDS:
+        rm.model.add(sum(rm.gains(t, K) for t in range(last)) <= EARN_LIMIT - 1)
+
+
+def extras_within_pumpkins(cm: Chapter3Model) -> None:
+    """Redundant: a 3-pumpkin activation pays 3 pumpkins, earned before it (at most 11), so a
+    chapter has at most 3 of them; each turn also keeps the round model's own bound."""
+    rm = cm.rm
+    every = [e.extra for evs in rm.events for e in evs]
+    rm.model.add(sum(every) <= MAX_EXTRAS)
+    for t in range(rm.game.turns):
+        rm.model.add(sum(e.extra for evs in rm.events for e in evs if e.t == t) <= extras_bound(rm.game, t))
+
+
+#: chapter 3's rules as constraints, each a sound relaxation of the checker's rule (tests drop
+#: them one by one: each has an instance whose only 'win' breaks it)
+CHAPTER3_RULES: tuple[Callable[[Chapter3Model], None], ...] = (
+    all_dice_used_before_win,
+    marks_next_to_boss,
+    resource_marks_gain_it,
+    star_marks_within_stars,
+    one_mark_per_activation,
+    marks_in_track_order,
+    last_space_in_turn_w,
+    earn_limit,
+)
+#: implied by the rules (they remove no win); kept because they help the proofs (measured)
+CHAPTER3_REDUNDANT: tuple[Callable[[Chapter3Model], None], ...] = (extras_within_pumpkins,)
+
+
+def build_chapter3(setup: Chapter3, rolls: Sequence[tuple[int, int]], win_turn: int,
+                   options: ModelOptions | None = None,
+                   rules: Sequence[Callable[[Chapter3Model], None]] = CHAPTER3_RULES + CHAPTER3_REDUNDANT) -> Chapter3Model:
+    """The model of "the Boss is defeated in turn `win_turn`" over the first win_turn rolls."""
+    cm = Chapter3Model(setup, rolls, win_turn, options)
+    for rule in rules:
+        rule(cm)
+    return cm
+
+
+# ---- the checker's rules step by step over every order of the model's turns -------------------
+
+TurnSets = list[tuple[list[list[Activation]], list[Any], list[tuple[str, Any]]]]
+
+
+def order_history(game: Game, setup: Chapter3, sets: TurnSets, win_turn: int) -> Line | int:
+    """A won line whose turns 1..W play the model's action sets (each realm's activations of a
+    turn in their order, the realms interleaved in every way), or the first 0-based turn t such
+    that no order of turns 1..t together survives the chapter's rules.
+
+    The chapter's state after a turn depends on the order of its steps (marks are automatic, the
+    moment a gain or star matches), so every order of every turn is followed, states
+    deduplicated (sheet state, marks, resources earned). A line stops when it is lost or illegal
+    by the checker's rules (an illegal step, the 12th resource, the last space marked outside
+    the target, a die unused, the target passed), or when turn W's steps end without the win."""
+    track = setup.track
+    target = set(setup.target_turns)
+    st0 = start(game)
+    frontier: dict[tuple, tuple[RoundState, tuple[int, ...], Resources, int, tuple[TurnPlay, ...]]] = {
+        (st0, 0, Resources()): (st0, realm_stars(game, st0), Resources(), 0, ())}
+    for t in range(win_turn):
+        per_realm, _comps, end = sets[t]
+        queues = [q for q in per_realm if q]
+        roll = game.rolls[t]
+        nb = setup.neighbours(t)
+        last = t == win_turn - 1
+        survivors: dict[tuple, tuple[RoundState, tuple[int, ...], Resources, int, tuple[TurnPlay, ...]]] = {}
+        for st_start, stars_start, earned_start, marks_start, prefix in frontier.values():
+            seen: set = set()
+
+            def dfs(st: RoundState, stars: tuple[int, ...], earned: Resources, marks: int,
+                    heads: tuple[int, ...], done: tuple[Activation, ...]) -> Line | None:
+                key = (heads, st, marks, earned)
+                if key in seen:
+                    return None
+                seen.add(key)
+                if all(h == len(q) for h, q in zip(heads, queues)):
+                    if last or not all(st.die_spent) or t + 1 >= setup.turns:
+                        return None
+                    if setup.unwinnable == "lost" and t + 1 >= setup.target_turns[-1]:
+                        return None
+                    try:
+                        nxt = end_turn(game, st, dict(end))
+                    except IllegalAction:
+                        return None
+                    survivors.setdefault((nxt, marks, earned), (nxt, realm_stars(game, nxt), earned, marks,
+                                                                prefix + (TurnPlay(roll, done, tuple(end)),)))
+                    return None
+                for qi, q in enumerate(queues):
+                    if heads[qi] == len(q):
+                        continue
+                    act = q[heads[qi]]
+                    try:
+                        after = apply_activation(game, st, act)
+                    except IllegalAction:
+                        continue
+                    gain = activation_effect(game, st, act).gain
+                    now = realm_stars(game, after)
+                    earned2 = earned + gain
+                    hit = False
+                    if marks < len(track) and damage_hit(track[marks], nb, game.index(act.realm), gain, stars, now) is not None:
+                        hit = True
+                    marks2 = marks + hit
+                    over = any(earned2.get(k) >= EARN_LIMIT for k in KINDS)
+                    finished = hit and marks2 == len(track)
+                    if finished and t + 1 in target and (not over or setup.same_step == "won"):
+                        return Line(prefix + (TurnPlay(roll, done + (act,), ()),))
+                    if over or finished:
+                        continue  # lost (12th resource; last space outside the target) or unwinnable
+                    found = dfs(after, now, earned2, marks2, heads[:qi] + (heads[qi] + 1,) + heads[qi + 1:], done + (act,))
+                    if found is not None:
+                        return found
+                return None
+
+            won = dfs(st_start, stars_start, earned_start, marks_start, tuple(0 for _ in queues), ())
+            if won is not None:
+                return won
+        if not survivors:
+            return t
+        frontier = survivors
+    return win_turn - 1  # not reached: the last turn never survives without the win
+
+
+def history_cut(cm: Chapter3Model, solver: cp_model.CpSolver, t: int) -> list[Lit]:
+    """Literals pinning every decision of turns 0..t: the model's history (actions and choices)
+    and the realms' end-of-turn choices of the turns before W (they change later sheets)."""
+    rm = cm.rm
+    lits = list(rm.history_literals(solver, t))
+    for enc in rm.encoders:
+        if enc.decode_end is None or enc.end_lits is None:
+            continue
+        for tt in range(min(t, cm.win_turn - 2) + 1):
+            lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))
+    return lits
+
+
+def _checked(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
+    """The checker's verdict on a line the search calls won; anything else is a bug."""
+    verdict = check_chapter3(game, setup, line)
+    if not verdict.won:
+        raise ModelDisagreement(f"chapter 3 checker says {verdict.outcome} at turn {verdict.turn} ({verdict.reason}) "
+                                f"for a line the solver calls a win:\n{line.to_text()}")
+    return verdict
+
+
+def _run(cm: Chapter3Model, game: Game, solver: cp_model.CpSolver) -> tuple[str, Line | None, int, float]:
+    """Solve with cuts until a won line, a proof (INFEASIBLE) or the limit:
+    (status won/impossible/unknown, line, cuts, deterministic time)."""
+    budget = solver.parameters.max_deterministic_time
+    spent, cuts = 0.0, 0
+    while True:
+        status = solver.solve(cm.rm.model)
+        spent += solver.deterministic_time
+        if status == cp_model.INFEASIBLE:
+            return "impossible", None, cuts, spent
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "unknown", None, cuts, spent
+        found = order_history(game, cm.setup, cm.rm.turn_sets(solver), cm.win_turn)
+        if isinstance(found, Line):
+            return "won", found, cuts, spent
+        cuts += 1
+        if cuts > MAX_CUTS or (budget and spent >= budget):
+            return "unknown", None, cuts, spent
+        cm.rm.model.add_bool_or([~x for x in history_cut(cm, solver, found)])
+        if budget:
+            solver.parameters.max_deterministic_time = max(0.1, budget - spent)
+
+
+# ---- answers -----------------------------------------------------------------------------------
+
+#: a target turn past the last roll of the rolls file: not asked (counts as not decided)
+NO_ROLLS = "no-rolls"
+
+
+@dataclass
+class TurnQuestion:
+    """"Is the Boss defeated in turn W?": won (a checked line), impossible (INFEASIBLE, cuts
+    included) or unknown (the limit)."""
+
+    turn: int
+    status: str
+    cuts: int = 0
+    deterministic_time: float = 0.0
+    solve_time: float = 0.0
+
+    def how(self) -> str:
+        return {"won": "line found (checked)", "impossible": f"proven: INFEASIBLE ({self.cuts} cut(s))",
+                "unknown": f"limit hit: not decided ({self.cuts} cut(s))",
+                NO_ROLLS: "not asked: the rolls stop before this turn"}[self.status]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "status": self.status, "cuts": self.cuts,
+                "deterministic_time": round(self.deterministic_time, 3), "solve_time": round(self.solve_time, 3)}
+
+
+@dataclass
+class Chapter3Result:
+    """The earliest Boss defeat with these rolls and this setup, and how far it is proven.
+
+    status: "won" (a line, replayed by check_chapter3: won; `proven_earliest` when every earlier
+    target turn was proven impossible), "impossible" (every target turn proven INFEASIBLE) or
+    "unknown" (a limit stopped a question and nothing won). `questions` lists each turn asked."""
+
+    setup: Chapter3
+    rolls: tuple[tuple[int, int], ...]
+    status: str
+    questions: list[TurnQuestion] = field(default_factory=list)
+    line: Line | None = None
+    verdict: Chapter3Verdict | None = None
+    solve_time: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def turns(self) -> int:
+        return len(self.rolls)
+
+    @property
+    def win_turn(self) -> int | None:
+        return self.verdict.turn if self.verdict is not None else None
+
+    @property
+    def proven_earliest(self) -> bool:
+        """Won, and every target turn before the win was proven impossible."""
+        w = self.win_turn
+        return w is not None and all(q.status == "impossible" for q in self.questions if q.turn < w)
+
+    @property
+    def proven_impossible(self) -> list[int]:
+        return [q.turn for q in self.questions if q.status == "impossible"]
+
+    @property
+    def cuts(self) -> int:
+        return sum(q.cuts for q in self.questions)
+
+    @property
+    def deterministic_time(self) -> float:
+        return sum(q.deterministic_time for q in self.questions)
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "realms": list(self.setup.realms),
+            "track": list(self.setup.track),
+            "turn_target": list(self.setup.turn_target),
+            "difficulty": self.setup.difficulty,
+            "boss_path": list(self.setup.boss_path),
+            "options": {"unwinnable": self.setup.unwinnable, "same_step": self.setup.same_step},
+            "turns": self.turns,
+            "win_turn": self.win_turn,
+            "proven_earliest": self.proven_earliest,
+            "proven_impossible_turns": self.proven_impossible,
+            "questions": [q.as_json() for q in self.questions],
+            "cuts": self.cuts,
+            "deterministic_time": round(self.deterministic_time, 3),
+            "solve_time": round(self.solve_time, 3),
+            "params": self.params,
+            "line": None,
+        }
+        if self.line is not None and self.verdict is not None:
+            v = self.verdict
+            out["line"] = self.line.to_json()
+            out["line_text"] = self.line.to_text()
+            out["verdict"] = {"outcome": v.outcome, "turn": v.turn, "action": v.action, "reason": v.reason}
+            out["marks"] = [{"turn": m.turn, "action": m.action, "realm": m.realm, "space": m.symbol} for m in v.marks]
+            out["stars"] = list(v.stars)
+            out["earned"] = {k: v.earned.get(k) for k in KINDS}
+        return out
+
+
+def solve_chapter3(
+    setup: Chapter3,
+    rolls: Sequence[tuple[int, int]],
+    time_limit: float | None = None,
+    workers: int | None = None,
+    options: ModelOptions | None = None,
+    progress: Progress | None = None,
+    turns: Sequence[int] | None = None,
+) -> Chapter3Result:
+    """The earliest turn the Boss can be defeated: W = each target turn (easy: 1, 2, ...) in
+    order, each its own question; stop at the first checked win. `time_limit` (deterministic
+    seconds) is per question; `turns` restricts the turns asked (tests, benchmarks)."""
+    rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
+    say = progress or (lambda _msg: None)
+    t0 = time.perf_counter()
+    game = setup.game(rolls)
+    asked = [w for w in setup.target_turns if turns is None or w in turns]
+    result = Chapter3Result(setup, rolls, "unknown")
+    params = load_params("target")
+    for w in asked:
+        if w > len(rolls):
+            result.questions.append(TurnQuestion(w, NO_ROLLS))
+            continue
+        q0 = time.perf_counter()
+        cm = build_chapter3(setup, rolls, w, options)
+        solver = make_solver(params, time_limit, workers)
+        status, line, cuts, det = _run(cm, game, solver)
+        result.params = effective_params(solver)
+        result.questions.append(TurnQuestion(w, status, cuts, det, time.perf_counter() - q0))
+        say(f"chapter 3: Boss defeated in turn {w}? {status} ({det:.2f} det-s, {cuts} cut(s))")
+        if line is not None:
+            result.line, result.verdict = line, _checked(game, setup, line)
+            early = [q.turn for q in result.questions if q.status == "impossible" and q.turn >= (result.win_turn or w)]
+            if early:
+                raise ModelDisagreement(f"a line wins in turn {result.win_turn}, proven impossible before:\n{line.to_text()}")
+            break
+    result.status = combined_status([q.status for q in result.questions]) if result.questions else "unknown"
+    result.solve_time = time.perf_counter() - t0
+    return result
