@@ -125,6 +125,42 @@ def chapter1_command(rolls_path: str, realms: str | None, target_text: str | Non
     raise click.exceptions.Exit(answer.exit_code)
 
 
+@cli.command("chapter3")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 15 turns; the answer says how many it used).")
+@click.option("--realms", default=None, help="The row, left to right: parks,wurfelwelten,libertalia (the Boss starts above the middle one).")
+@click.option("--fleet", default=None, help="The fleet of 5 realms; with --drawn the solver chooses the third realm and the row order.")
+@click.option("--drawn", default=None, help="The 2 realms drawn from the fleet.")
+@click.option("--damage-track", "--track", "track", default=None, help="The marked damage track, left to right: coin,star,heart or C,S,H.")
+@click.option("--tracks", "tracks_path", default=None, help="Or: the Boss card's six tracks (file), with --damage-roll.")
+@click.option("--damage-roll", type=int, default=None, help="The setup die (1-6): which track of --tracks is marked.")
+@click.option("--turn-target", "turn_target", default=None, help="Outlined turns: 9-10 (normal), 9 (hard); none on easy (any turn).")
+@click.option("--boss-path", "boss_path", default=None, help="The Boss card's places turn by turn (file; default: the spec's).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--unwinnable", type=click.Choice(["lost", "play-on"]), default="lost", show_default=True,
+              help="Reading: lost at once when a win is no longer possible, or play on to the last turn.")
+@click.option("--same-step", type=click.Choice(["lost", "won"]), default="lost", show_default=True,
+              help="Reading: the verdict when one step wins and earns the 12th resource of a kind.")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each turn asked.")
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-chapter3.md).")
+def chapter3_command(rolls_path: str, realms: str | None, fleet: str | None, drawn: str | None, track: str | None,
+                     tracks_path: str | None, damage_roll: int | None, turn_target: str | None, boss_path: str | None,
+                     difficulty: str, unwinnable: str, same_step: str, time_limit: float | None, workers: int | None,
+                     as_json: bool) -> None:
+    """Solve campaign chapter 3: the earliest Boss defeat (checked), or a proof that none wins (docs/campaign-chapter3.md)."""
+    from solver.campaign.chapter3_solve import print_answer, run_command, stderr_progress
+
+    answer = _guarded(lambda: run_command(rolls_path, realms, fleet, drawn, difficulty, track=track, tracks_path=tracks_path,
+                                          damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,
+                                          unwinnable=unwinnable, same_step=same_step, time_limit=time_limit,
+                                          workers=workers, progress=stderr_progress()))
+    if as_json:
+        _emit_json(answer.as_json())
+    else:
+        print_answer(_stdout(), answer)
+    raise click.exceptions.Exit(answer.exit_code)
+
+
 @cli.group("check", invoke_without_command=True)
 @click.option("--realms", default=None, help="Three realms, comma-separated.")
 @click.option("--rolls", "rolls_path", default=None, help="Roll file.")
