@@ -1,0 +1,664 @@
+"""Solving campaign chapter 2, "Synchronicity": the fewest-turn win, with proofs (docs/campaign-chapter2.md, "Solving").
+
+The question "can the chapter be won at turn W?" is the round model (solver/model.py, a turn-set
+relaxation of the base rules) over the first W rolls plus chapter 2's rules as constraints, each a
+*sound relaxation* of the checker's rule (solver/campaign/chapter2.py is the judge), so every line
+the checker calls won at turn W is still a solution:
+
+- every rolled die is used in every turn before W (a # that cannot be used loses, one that could
+  be used but is not is illegal); the winning turn stops at the winning step, so its dice may stay
+  unused;
+- 6 marked stars in every realm by the end of turn W (stars never drop in a base realm, so the
+  stars when the last one is marked are still there at the end of the model's turn W);
+- at most 11 resources of each kind earned (spent or not) over the turns played; with
+  `win_beats_cap` the winning step may earn the 12th or more, so 11 + the most one activation
+  gives; and so at most that many pumpkins spent (redundant: bounds the 3-pumpkin activations).
+
+The order-dependent rules (the rightmost realm may not gain a star, a realm that scores moves to
+the far right, the free moves) are left to an exact search: a model solution's action sets are
+ordered turn by turn **jointly** (every interleaving that keeps each realm's own order, with the
+free moves anywhere they are allowed; the chapter state depends on the order of earlier turns, so
+every distinct state reached is kept) and replayed by the chapter's own step functions. When no
+ordering of turns 1..t is legal, exactly that history (`RoundModel.history_literals`: every
+decision of turns 1..t) is forbidden and the model is solved again; no other line is cut, since
+the search tried every ordering and every free-move placement of those action sets. A won line is
+returned only after `check_chapter2` replays it on the whole rolls and says won; INFEASIBLE (cuts
+included) proves that the chapter cannot be won at turn W.
+
+The fewest-turn answer asks W = 1, 2, ... in order: the first W with a checked win is the answer,
+proven fewest only when every smaller W was proven impossible.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+from ortools.sat.python import cp_model
+
+from ..engine import Game
+from ..errors import IllegalAction, InputError
+from ..line import Activation, Line, TurnPlay
+from ..model import ModelOptions, RoundModel
+from ..realms import get_realm, is_solvable
+from ..resources import KINDS
+from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
+from . import chapter2 as ch2
+from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
+from .chapter2 import (
+    RESOURCE_LIMIT,
+    Chapter2,
+    Chapter2Line,
+    Chapter2State,
+    Chapter2Verdict,
+    ExcludedRealm,
+    Move,
+    apply_chapter2_activation,
+    apply_move,
+    check_chapter2,
+    end_chapter2_turn,
+    judge_step,
+    start_chapter2,
+)
+
+#: realms in the fleet; drawn at random into the active realms (seed 003, chapter 2 setup 2)
+FLEET_SIZE = 5
+DRAWN = 1
+#: default CP-SAT deterministic time per turn-count question (the W of "won at turn W")
+DEFAULT_TIME_LIMIT = 20.0
+
+Rule = Callable[[RoundModel, Chapter2], None]
+
+
+# ---- the model ---------------------------------------------------------------------------------
+
+def dice_used_before_last_turn(rm: RoundModel, setup: Chapter2) -> None:
+    """Every rolled die is used exactly once in every turn before the model's last (the winning
+    turn W stops at the winning step: there the base model's 'at most once' stays)."""
+    from ..line import Source
+
+    for t in range(rm.game.turns - 1):
+        for k in (0, 1):
+            rm.model.add(sum(e.use[Source("die", k)] for evs in rm.events for e in evs if e.t == t) == 1)
+
+
+def six_stars_everywhere(rm: RoundModel, setup: Chapter2) -> None:
+    """Win: 6 stars in every realm by the end of turn W."""
+    for s in rm.realm_stars:
+        rm.model.add(s >= ch2.STARS_TO_WIN)  # read at call time, as the checker's `won` does
+
+
+def cap_of_earned(rm: RoundModel, setup: Chapter2) -> int:
+    """The most resources of one kind a winning line can have earned by its last step."""
+    cap = RESOURCE_LIMIT - 1
+    if setup.win_beats_cap:
+        cap += max(r.max_gain_per_activation(rm.game.rules) for r in rm.game.realms)
+    return cap
+
+
+def earned_within_limit(rm: RoundModel, setup: Chapter2) -> None:
+    """At most 11 of each kind earned (spent or not) over the turns played (the 12th loses); with
+    `win_beats_cap` the winning step may earn more (cap_of_earned)."""
+    cap = cap_of_earned(rm, setup)
+    for K in KINDS:
+        rm.model.add(sum(rm.gains(t, K) for t in range(rm.game.turns)) <= cap)
+
+
+def pumpkins_spent_within_limit(rm: RoundModel, setup: Chapter2) -> None:
+    """Redundant: pumpkins spent on changes are pumpkins earned (<= the cap), so the round has at
+    most cap // 3 activations with the 3-pumpkin power."""
+    cap = cap_of_earned(rm, setup)
+    evs = [e for es in rm.events for e in es]
+    rm.model.add(sum(e.pumpkins for e in evs) <= cap)
+    rm.model.add(sum(e.extra for e in evs) <= cap // 3)
+
+
+#: chapter 2's rules as constraints, each a sound relaxation of the checker's rule (tests drop
+#: them one by one: each has an instance whose only 'win' breaks it)
+CHAPTER2_RULES: tuple[Rule, ...] = (
+    dice_used_before_last_turn,
+    six_stars_everywhere,
+    earned_within_limit,
+    pumpkins_spent_within_limit,
+)
+
+
+def build_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions = ModelOptions(),
+                   rules: Sequence[Rule] = CHAPTER2_RULES) -> RoundModel:
+    """The question "won by the end of turn len(rolls)?": the round model of those rolls
+    (compensation off) with the chapter's rules."""
+    rm = RoundModel(setup.game(tuple(rolls)), options)
+    for rule in rules:
+        rule(rm, setup)
+    return rm
+
+
+# ---- the order search: turn sets -> a chapter-legal line, or the first turn with none ----------
+
+TurnSet = tuple[list[list[Activation]], list[Any], list[tuple[str, Any]]]
+
+
+@dataclass(frozen=True)
+class _Partial:
+    """A line so far: finished turns (actions in order, end choices) and the moves placed."""
+
+    turns: tuple[TurnPlay, ...] = ()
+    moves: tuple[Move, ...] = ()
+
+
+def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) -> Chapter2Line | int:
+    """Order the action sets of every turn under chapter 2's rules: a line that wins by the end of
+    the last turn given, or the first (0-based) turn after which no ordering is left.
+
+    Every interleaving of each turn's actions that keeps each realm's own order, with free moves
+    before any step (and before the turn's end), is tried from every chapter state the earlier
+    turns can reach (one line kept per distinct state). A step that loses (the 12th resource)
+    ends that branch; a step that wins returns the line up to it."""
+    states: dict[Chapter2State, _Partial] = {start_chapter2(game): _Partial()}
+    last = len(turn_sets) - 1
+    for t, (per_realm, comps, end) in enumerate(turn_sets):
+        if comps:
+            return t  # the campaign has no compensation (the model has none: compensation off)
+        queues = [q for q in per_realm if q]
+        roll = game.rolls[t]
+        nxt: dict[Chapter2State, _Partial] = {}
+        for cs0, part in states.items():
+            seen: set = set()
+            # DFS over (state, heads, steps so far, moves so far)
+            stack: list[tuple[Chapter2State, tuple[int, ...], tuple[Activation, ...], tuple[Move, ...]]] = [
+                (cs0, tuple(0 for _ in queues), (), part.moves)]
+            while stack:
+                cs, heads, done, moves = stack.pop()
+                key = (cs, heads)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if all(h == len(q) for h, q in zip(heads, queues)):
+                    try:
+                        after = end_chapter2_turn(game, cs, dict(end))
+                    except IllegalAction:
+                        continue
+                    decided = judge_step(game, setup, after)
+                    play = TurnPlay(roll, done, tuple(end))
+                    if decided and decided[0] == "won":
+                        return Chapter2Line(Line(part.turns + (play,)), moves)
+                    if decided is None and t < last and after not in nxt:
+                        nxt[after] = _Partial(part.turns + (play,), moves)
+                    # the free move before the turn's end is the same as before the next turn's
+                    # first step (no realm scores at a turn's end today), so it is tried there
+                    continue
+                for qi, q in enumerate(queues):
+                    if heads[qi] == len(q):
+                        continue
+                    act = q[heads[qi]]
+                    try:
+                        after = apply_chapter2_activation(game, cs, act)
+                    except IllegalAction:
+                        continue
+                    decided = judge_step(game, setup, after)
+                    steps = done + (act,)
+                    if decided and decided[0] == "won":
+                        return Chapter2Line(Line(part.turns + (TurnPlay(roll, steps, ()),)), moves)
+                    if decided:
+                        continue  # lost: the 12th resource of a kind
+                    stack.append((after, heads[:qi] + (heads[qi] + 1,) + heads[qi + 1:], steps, moves))
+                if len(moves) < setup.free_moves:
+                    for realm in cs.row[:-1]:
+                        moved = apply_move(setup, cs, realm)
+                        stack.append((moved, heads, done, moves + (Move(t + 1, len(done), realm),)))
+        if not nxt:
+            return t
+        states = nxt
+    return last
+
+
+# ---- answers -----------------------------------------------------------------------------------
+
+@dataclass
+class TurnQuestion:
+    """One question "won at turn W?": won (line) / impossible (INFEASIBLE, cuts included) / unknown."""
+
+    turn: int
+    status: str
+    cuts: int = 0
+    deterministic_time: float = 0.0
+    line: Chapter2Line | None = None
+
+
+@dataclass
+class Chapter2Result:
+    """The fewest-turn win of chapter 2 with these rolls and this row, with what is needed to trust it.
+
+    status: "won" (a line won at turn `turn`, replayed by check_chapter2, and every smaller turn
+    proven impossible), "impossible" (every turn count the rolls allow proven impossible),
+    "unknown" (a limit stopped some question; a line found is still given, its turn count then
+    not proven fewest)."""
+
+    setup: Chapter2
+    rolls: tuple[tuple[int, int], ...]
+    status: str
+    questions: list[TurnQuestion] = field(default_factory=list)
+    line: Chapter2Line | None = None
+    verdict: Chapter2Verdict | None = None
+    solve_time: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def turn(self) -> int | None:
+        """The turn of the win found (None: no line)."""
+        return self.verdict.turn if self.verdict is not None else None
+
+    @property
+    def turns_used(self) -> int:
+        """Rolls looked at: the turn counts asked (the rolls file may hold more)."""
+        return max((q.turn for q in self.questions), default=0)
+
+    @property
+    def proven_impossible(self) -> list[int]:
+        return [q.turn for q in self.questions if q.status == "impossible"]
+
+    @property
+    def deterministic_time(self) -> float:
+        return sum(q.deterministic_time for q in self.questions)
+
+    @property
+    def cuts(self) -> int:
+        return sum(q.cuts for q in self.questions)
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "realms": list(self.setup.realms),
+            "difficulty": self.setup.difficulty,
+            "win_beats_cap": self.setup.win_beats_cap,
+            "last_turn": self.setup.last_turn,
+            "rolls": len(self.rolls),
+            "turns_used": self.turns_used,
+            "turn": self.turn,
+            "proven_fewest": self.status == "won",
+            "proven_impossible_turns": self.proven_impossible,
+            "questions": [{"turn": q.turn, "status": q.status, "cuts": q.cuts,
+                           "deterministic_time": round(q.deterministic_time, 3)} for q in self.questions],
+            "solve_time": round(self.solve_time, 3),
+            "deterministic_time": round(self.deterministic_time, 3),
+            "cuts": self.cuts,
+            "params": self.params,
+            "line": None,
+        }
+        if self.line is not None and self.verdict is not None:
+            out["line"] = line_json(self.line)
+            out["line_text"] = line_text(self.line)
+            out["verdict"] = {"outcome": self.verdict.outcome, "turn": self.verdict.turn, "step": self.verdict.action,
+                              "reason": self.verdict.reason}
+            out["moves_used"] = self.verdict.moves_used
+        return out
+
+
+def line_text(cline: Chapter2Line) -> str:
+    """The line in the text format with its `move REALM` steps (parse_chapter2_text reads it back)."""
+    base = cline.line.to_text().splitlines()
+    out: list[str] = []
+    i = 0
+    for t, turn in enumerate(cline.line.turns):
+        out.append(base[i])
+        i += 1
+        for step in cline.steps(t):
+            out.append("  " + step.text())
+        i += len(turn.actions)
+        out.extend(base[i:i + len(turn.end)])
+        i += len(turn.end)
+    return "\n".join(out) + "\n"
+
+
+def line_json(cline: Chapter2Line) -> list[dict[str, Any]]:
+    """The line in the JSON format with `{"move": REALM}` entries (parse_chapter2_json reads it back)."""
+    turns = cline.line.to_json()
+    for t, turn in enumerate(turns):
+        here = sorted((m for m in cline.moves if m.turn == t + 1), key=lambda m: m.after, reverse=True)
+        for m in here:  # from the back, so earlier positions stay valid
+            turn["actions"].insert(m.after, {"move": m.realm})
+    return turns
+
+
+def _checked(setup: Chapter2, rolls: tuple[tuple[int, int], ...], cline: Chapter2Line) -> Chapter2Verdict:
+    """check_chapter2 on the whole rolls; anything but won is a disagreement (a bug)."""
+    verdict = check_chapter2(setup.game(rolls), setup, cline)
+    if not verdict.won:
+        raise ModelDisagreement(
+            f"chapter 2 checker says {verdict.outcome} at turn {verdict.turn} ({verdict.reason}) "
+            f"for a line the solver calls a win:\n{line_text(cline)}")
+    return verdict
+
+
+def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
+             options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES) -> TurnQuestion:
+    """Can the chapter be won at turn w (by the end of it)? Solve, order, cut, repeat."""
+    rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
+    budget = solver.parameters.max_deterministic_time
+    spent, cuts = 0.0, 0
+    try:
+        while True:
+            status = solver.solve(rm.model)
+            spent += solver.deterministic_time
+            if status == cp_model.INFEASIBLE:
+                return TurnQuestion(w, "impossible", cuts, spent)
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return TurnQuestion(w, "unknown", cuts, spent)
+            found = order_chapter2(rm.game, setup, rm.turn_sets(solver))
+            if isinstance(found, Chapter2Line):
+                return TurnQuestion(w, "won", cuts, spent, found)
+            cuts += 1
+            if cuts > MAX_CUTS or (budget and spent >= budget):
+                return TurnQuestion(w, "unknown", cuts, spent)
+            rm.forbid_history(solver, found)
+            if budget:
+                solver.parameters.max_deterministic_time = max(0.1, budget - spent)
+    finally:
+        if budget:
+            solver.parameters.max_deterministic_time = budget
+
+
+def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit: float | None = None,
+                   workers: int | None = None, options: ModelOptions = ModelOptions(),
+                   progress: Progress | None = None, turns: Sequence[int] | None = None) -> Chapter2Result:
+    """The fewest-turn win: ask W = 1, 2, ... (at most the rolls given and the chapter's last
+    turn) until a checked win; `time_limit` is CP-SAT deterministic time per question. `turns`
+    restricts the W asked (tests)."""
+    rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
+    say = progress or (lambda _msg: None)
+    t0 = time.perf_counter()
+    params = load_params("target")
+    solver = make_solver(params, time_limit if time_limit is not None else DEFAULT_TIME_LIMIT, workers)
+    result = Chapter2Result(setup, rolls, "unknown", params=effective_params(solver))
+    most = min(len(rolls), setup.last_turn)
+    for w in (turns if turns is not None else range(1, most + 1)):
+        q = ask_turn(setup, rolls, w, solver, options)
+        result.questions.append(q)
+        say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
+            f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s))")
+        if q.status == "won":
+            assert q.line is not None
+            result.line = q.line
+            result.verdict = _checked(setup, rolls, q.line)
+            break
+    statuses = [q.status for q in result.questions]
+    if result.line is not None:
+        result.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
+    else:
+        result.status = "impossible" if statuses and all(s == "impossible" for s in statuses) else "unknown"
+    result.solve_time = time.perf_counter() - t0
+    return result
+
+
+# ---- setup choice: the 2 chosen realms and the row order ---------------------------------------
+
+@dataclass
+class Candidate:
+    """One setup (the row, left to right) and its fewest-turn answer (or why it was not asked)."""
+
+    realms: tuple[str, str, str]
+    status: str  # won | impossible | unknown | unsolvable
+    answer: Chapter2Result | None = None
+    note: str = ""
+
+
+@dataclass
+class FleetResult:
+    """Every choice of the 2 realms beside the drawn one and every row order, with the best setup:
+    the one that wins in fewest turns (ties: first in fleet order)."""
+
+    fleet: tuple[str, ...]
+    drawn: str
+    candidates: list[Candidate]
+    difficulty: str
+    rolls: int
+    solve_time: float = 0.0
+
+    @property
+    def best(self) -> Candidate | None:
+        won = [c for c in self.candidates if c.answer is not None and c.answer.turn is not None]
+        return min(won, key=lambda c: c.answer.turn) if won else None  # type: ignore[union-attr]
+
+    @property
+    def status(self) -> str:
+        """won: the best setup's turn count is proven fewest over every candidate; impossible:
+        every candidate proven impossible; unknown otherwise."""
+        best = self.best
+        if best is None:
+            return combined_status([c.status for c in self.candidates])
+        assert best.answer is not None and best.answer.turn is not None
+        w = best.answer.turn
+        for c in self.candidates:
+            if c is best:
+                if c.status != "won":
+                    return "unknown"
+                continue
+            a = c.answer
+            if a is None or any(q.status != "impossible" for q in a.questions if q.turn < w) \
+                    or len([q for q in a.questions if q.turn < w]) < w - 1:
+                return "unknown"
+        return "won"
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        best = self.best
+        return {
+            "status": self.status,
+            "fleet": list(self.fleet),
+            "drawn": self.drawn,
+            "difficulty": self.difficulty,
+            "rolls": self.rolls,
+            "candidates": [{"realms": list(c.realms), "status": c.status, "note": c.note,
+                            "answer": c.answer.as_json() if c.answer is not None else None} for c in self.candidates],
+            "best": list(best.realms) if best else None,
+            "best_turn": best.answer.turn if best and best.answer else None,
+            "solve_time": round(self.solve_time, 3),
+        }
+
+
+def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], str]:
+    """The fleet (5 different, non-excluded realms) and the 1 drawn from it; InputError naming the option."""
+    from ..commands import realm_keys
+
+    f = realm_keys(fleet, "--fleet")
+    if len(f) != FLEET_SIZE:
+        raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
+    for k in f:
+        try:
+            ch2.check_not_excluded(k)
+        except ExcludedRealm as exc:
+            raise InputError(f"--fleet: {exc}") from None
+    d = realm_keys(drawn, "--drawn")
+    if len(d) != DRAWN:
+        raise InputError(f"--drawn: chapter 2 draws {DRAWN} realm from the fleet, got {len(d)}")
+    if d[0] not in f:
+        raise InputError(f"--drawn: {d[0]} is not in the fleet ({', '.join(f)})")
+    if not is_solvable(get_realm(d[0])):
+        raise InputError(f"--drawn: {d[0]} cannot be solved yet (no CP-SAT model)")
+    return tuple(f), d[0]
+
+
+def fleet_setups(fleet: Sequence[str], drawn: str) -> list[tuple[str, str, str]]:
+    """Every row the player may set up: the drawn realm and 2 chosen from the other 4, in every
+    order (seed 003, chapter 2 setup 2-3; the order matters through the rightmost-realm rule)."""
+    others = [k for k in fleet if k != drawn]
+    rows = []
+    for pair in itertools.combinations(others, 2):
+        rows.extend(itertools.permutations((drawn,) + pair))
+    return rows  # type: ignore[return-value]
+
+
+def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequence[tuple[int, int]],
+                 difficulty: str = "normal", win_beats_cap: bool = False, time_limit: float | None = None,
+                 workers: int | None = None, options: ModelOptions = ModelOptions(),
+                 progress: Progress | None = None) -> FleetResult:
+    """The fewest-turn win over every setup, asked turn count by turn count for all setups
+    together (W = 1, 2, ...) and stopped after the first W at which some setup wins (the other
+    setups are then asked that W too; nothing later can beat it).
+
+    The round model does not look at the row order (only the order search and its cuts do), so a
+    model INFEASIBLE before any cut for one order of three realms is INFEASIBLE for every order:
+    the other orders are marked impossible at that W without solving again."""
+    fleet_keys, drawn_key = parse_fleet(fleet, drawn)
+    say = progress or (lambda _msg: None)
+    t0 = time.perf_counter()
+    rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
+    params = load_params("target")
+    solver = make_solver(params, time_limit if time_limit is not None else DEFAULT_TIME_LIMIT, workers)
+    cands: list[Candidate] = []
+    live: list[Candidate] = []
+    for row in fleet_setups(fleet_keys, drawn_key):
+        unsolvable = [k for k in row if not is_solvable(get_realm(k))]
+        if unsolvable:
+            cands.append(Candidate(row, "unsolvable", None, f"{unsolvable[0]} has no CP-SAT model: not decided"))
+            continue
+        setup = Chapter2(row, difficulty, win_beats_cap=win_beats_cap)
+        c = Candidate(row, "unknown", Chapter2Result(setup, rolls, "unknown", params=effective_params(solver)))
+        cands.append(c)
+        live.append(c)
+    most = min(len(rolls), Chapter2(cands[0].realms, difficulty).last_turn) if cands else 0
+    for w in range(1, most + 1):
+        if not live:
+            break
+        free: set[frozenset[str]] = set()  # realm sets whose model is INFEASIBLE at w before any cut
+        for c in live:
+            a = c.answer
+            assert a is not None
+            if frozenset(c.realms) in free:
+                a.questions.append(TurnQuestion(w, "impossible"))
+                continue
+            q = ask_turn(a.setup, rolls, w, solver, options)
+            a.questions.append(q)
+            if q.status == "impossible" and q.cuts == 0:
+                free.add(frozenset(c.realms))
+            if q.status == "won":
+                assert q.line is not None
+                a.line, a.verdict = q.line, _checked(a.setup, rolls, q.line)
+            say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s)")
+        if any(c.answer is not None and c.answer.line is not None for c in live):
+            break
+    for c in cands:
+        a = c.answer
+        if a is None:
+            continue
+        statuses = [q.status for q in a.questions]
+        if a.line is not None:
+            a.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
+        elif statuses and len(statuses) == most and all(s == "impossible" for s in statuses):
+            a.status = "impossible"
+        else:
+            a.status = "unknown"
+            if statuses and all(s == "impossible" for s in statuses):
+                c.note = f"no win at turns 1-{len(statuses)} (proven); later turns not asked: another setup wins sooner"
+        c.status = a.status
+        a.solve_time = sum(q.deterministic_time for q in a.questions)
+    return FleetResult(fleet_keys, drawn_key, cands, difficulty, len(rolls), time.perf_counter() - t0)
+
+
+# ---- command line helpers (cli.py wires these) ------------------------------------------------
+
+def run_command(rolls_path: str, realms: str | None, difficulty: str, win_beats_cap: bool, fleet: str | None,
+                drawn: str | None, time_limit: float | None, workers: int | None = None,
+                progress: Progress | None = None) -> Chapter2Result | FleetResult:
+    """`solve chapter2`: validate the inputs (InputError: one line, exit 2) and ask the question."""
+    from ..commands import parse_realm_list, require_solver_model
+    from ..rolls import load_rolls
+
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"--time-limit: must be positive, got {time_limit}")
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers: must be at least 1, got {workers}")
+    if (fleet is None) != (drawn is None):
+        raise InputError("--fleet and --drawn go together (the fleet of 5 and the realm drawn from it)")
+    if fleet is not None and realms is not None:
+        raise InputError("give either --realms (the row) or --fleet/--drawn (the solver chooses the setup), not both")
+    if fleet is None and realms is None:
+        raise InputError("missing --realms (or --fleet and --drawn)")
+    most = ch2.MAX_TURNS[difficulty]
+    rolls = load_rolls(rolls_path)
+    if len(rolls) > most:
+        raise InputError(f"{rolls_path}: {len(rolls)} turns, but chapter 2 ({difficulty}) has at most {most}")
+    if fleet is not None:
+        assert drawn is not None
+        return choose_setup(fleet, drawn, rolls, difficulty, win_beats_cap, time_limit, workers, progress=progress)
+    assert realms is not None
+    keys = parse_realm_list(realms)
+    try:
+        setup = Chapter2(keys, difficulty, win_beats_cap=win_beats_cap)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise InputError(f"chapter 2: {exc}") from None
+    require_solver_model(setup.game(rolls))
+    return solve_chapter2(setup, rolls, time_limit, workers, progress=progress)
+
+
+def answer_lines(res: Chapter2Result) -> list[str]:
+    """The answer for people: status, turns asked and proven, the line (text format) if any."""
+    s = res.setup
+    head = f"{', '.join(s.realms)} (row left to right); {s.difficulty}; {len(res.rolls)} roll(s) given, turns 1-{res.turns_used} asked"
+    proven = res.proven_impossible
+    proof = f"proven impossible at turn(s) {_ranges(proven)}" if proven else "no turn count proven impossible"
+    out = []
+    if res.status == "won":
+        assert res.verdict is not None
+        out.append(f"WON at turn {res.turn} (fewest, proven: {proof}) — {head}")
+    elif res.status == "impossible":
+        out.append(f"IMPOSSIBLE: no line wins within the {res.turns_used} turn(s) of the rolls ({proof}) — {head}")
+    elif res.line is not None:
+        out.append(f"UNKNOWN: a win at turn {res.turn} was found, but not proven fewest ({proof}; "
+                   f"the limit stopped turn(s) {_ranges([q.turn for q in res.questions if q.status == 'unknown'])}) — {head}")
+    else:
+        out.append(f"UNKNOWN: the time limit stopped the solver before deciding; this is NOT an answer ({proof}) — {head}")
+    for q in res.questions:
+        out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s)")
+    if res.line is not None and res.verdict is not None:
+        out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "
+                   f"step {res.verdict.action}: {res.verdict.reason}; free moves used {res.verdict.moves_used} of {s.free_moves}")
+        out.append("line (text format, `solve check chapter2 --line` replays it):")
+        out.extend(line_text(res.line).rstrip().splitlines())
+    out.append(f"  solve time {res.solve_time:.2f} s (deterministic {res.deterministic_time:.2f}), cuts {res.cuts}")
+    return out
+
+
+def _ranges(turns: Sequence[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3, 5'."""
+    out: list[str] = []
+    for _, grp in itertools.groupby(enumerate(sorted(turns)), key=lambda p: p[1] - p[0]):
+        g = [v for _, v in grp]
+        out.append(str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}")
+    return ", ".join(out)
+
+
+def print_answer(echo: Callable[[str], None], answer: Chapter2Result | FleetResult) -> None:
+    """Plain text lines through `echo` (click.echo in the CLI)."""
+    if isinstance(answer, Chapter2Result):
+        for text in answer_lines(answer):
+            echo(text)
+        return
+    echo(f"Chapter 2 setups: drawn {answer.drawn}; 2 more from the fleet ({', '.join(answer.fleet)}) in every row order")
+    for c in answer.candidates:
+        a = c.answer
+        detail = c.note
+        if a is not None and a.turn is not None:
+            detail = f"won at turn {a.turn}" + ("" if a.status == "won" else " (not proven fewest)")
+        elif a is not None and not detail:
+            detail = f"proven impossible at turn(s) {_ranges(a.proven_impossible) or '-'}"
+        echo(f"  {' '.join(c.realms):45s} {c.status.upper():11s} {detail}")
+    best = answer.best
+    if best is None:
+        echo("IMPOSSIBLE: no setup wins (each proven)" if answer.status == "impossible" else
+             "UNKNOWN: no winning setup found, and not every setup is proven impossible")
+        return
+    assert best.answer is not None
+    word = "BEST SETUP (fewest turns, proven over every setup)" if answer.status == "won" else \
+        "BEST SETUP FOUND (fewest turns NOT proven over every setup)"
+    echo(f"{word}: {', '.join(best.realms)} — won at turn {best.answer.turn}")
+    for text in answer_lines(best.answer):
+        echo(text)
