@@ -258,6 +258,30 @@ def check_chapter2_command(realms: str, rolls_path: str, line_path: str, difficu
     raise click.exceptions.Exit(0 if verdict.won else 1)
 
 
+@cli.command("chapter2")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 14 turns, hard 12; the answer says how many it used).")
+@click.option("--realms", default=None, help="The row, left to right as placed: euphoria,parks,libertalia (order matters).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--win-beats-cap", is_flag=True, help="Reading: a step that wins and earns a 12th resource wins.")
+@click.option("--fleet", default=None, help="The fleet of 5 realms; with --drawn the solver chooses 2 more and the row order.")
+@click.option("--drawn", default=None, help="The 1 realm drawn from the fleet.")
+@click.option("--time-limit", type=float, default=None, help="CP-SAT deterministic time (work units, reproducible) for each turn count asked; default 20.")
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-chapter2.md, Solving).")
+def chapter2_command(rolls_path: str, realms: str | None, difficulty: str, win_beats_cap: bool, fleet: str | None,
+                     drawn: str | None, time_limit: float | None, workers: int | None, as_json: bool) -> None:
+    """Solve campaign chapter 2: the fewest-turn win (checked, proven fewest), or a proof that none wins."""
+    from solver.campaign.chapter2_solve import print_answer, run_command, stderr_progress
+
+    answer = _guarded(lambda: run_command(rolls_path, realms, difficulty, win_beats_cap, fleet, drawn, time_limit,
+                                          workers, stderr_progress()))
+    if as_json:
+        _emit_json(answer.as_json())
+    else:
+        print_answer(click.echo, answer)
+    raise click.exceptions.Exit(answer.exit_code)
+
+
 @cli.command("verify")
 @click.argument("certificate")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)
