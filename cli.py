@@ -337,6 +337,36 @@ def check_chapter3_command(realms: str, rolls_path: str, line_path: str, track: 
     raise click.exceptions.Exit(0 if verdict.won else 1)
 
 
+@cli.command("chapter4")
+@click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 12 turns; the answer says how many it used).")
+@click.option("--grid", default=None, help="The 2x2 grid, top row / bottom row: euphoria,scythe/wingspan,parks.")
+@click.option("--resource-target", "target_text", required=True, help="The resource target: 14 (normal, hard) or a range of 3, 13-15 (easy).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
+@click.option("--fleet", default=None, help="The fleet of 6 realms; with --drawn the solver chooses 2 more and the layout.")
+@click.option("--drawn", default=None, help="The 2 realms drawn from the fleet.")
+@click.option("--win-box", type=click.Choice(["exact", "at-least"]), default="exact", show_default=True,
+              help="Reading: the win is judged only at the 6th (easy 5th, hard 7th) swarm box, or at every later one too.")
+@click.option("--swarm-sources", type=click.Choice(["every", "rolled"]), default="every", show_default=True,
+              help="Reading: every # used needs a swarm copy, or only rolled dice do.")
+@click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each turn count asked.")
+@click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-chapter4.md, Solving).")
+def chapter4_command(rolls_path: str, grid: str | None, target_text: str, difficulty: str, fleet: str | None,
+                     drawn: str | None, win_box: str, swarm_sources: str, time_limit: float | None, workers: int | None,
+                     as_json: bool) -> None:
+    """Solve campaign chapter 4 (the Swarm): the earliest winning line (checked), or a proof that none wins."""
+    from solver.campaign.chapter1_solve import stderr_progress
+    from solver.campaign.chapter4_solve import print_answer, run_command
+
+    answer = _guarded(lambda: run_command(rolls_path, grid, target_text, difficulty, fleet, drawn, win_box, swarm_sources,
+                                          time_limit, workers, stderr_progress()))
+    if as_json:
+        _emit_json(answer.as_json())
+    else:
+        print_answer(click.echo, answer)
+    raise click.exceptions.Exit(answer.exit_code)
+
+
 @cli.command("realms")
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
