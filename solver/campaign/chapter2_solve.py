@@ -47,7 +47,6 @@ from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, 
 from . import chapter2 as ch2
 from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
 from .chapter2 import (
-    RESOURCE_LIMIT,
     Chapter2,
     Chapter2Line,
     Chapter2State,
@@ -91,7 +90,7 @@ def six_stars_everywhere(rm: RoundModel, setup: Chapter2) -> None:
 
 def cap_of_earned(rm: RoundModel, setup: Chapter2) -> int:
     """The most resources of one kind a winning line can have earned by its last step."""
-    cap = RESOURCE_LIMIT - 1
+    cap = ch2.RESOURCE_LIMIT - 1  # read at call time, as the checker's `over_limit` does
     if setup.win_beats_cap:
         cap += max(r.max_gain_per_activation(rm.game.rules) for r in rm.game.realms)
     return cap

@@ -1,0 +1,386 @@
+"""Solving campaign chapter 2 (solver/campaign/chapter2_solve.py): won lines pass the checker,
+impossible answers and the order search's cuts agree with brute force over the checker, and each
+chapter rule of the model has a test that fails when the rule is dropped from CHAPTER2_RULES.
+
+Real chapter-2 wins need 18 stars (10+ turns), far too slow for a unit test, so most tests lower
+the chapter's constants (`chapter2.STARS_TO_WIN`, `chapter2.RESOURCE_LIMIT`, read at call time by
+the checker and by the solver alike) to get 1-3-turn instances; the example rolls file is solved
+with the real constants."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from ortools.sat.python import cp_model
+
+import cli as cli_module
+from solver.campaign import chapter2 as ch2
+from solver.campaign import chapter2_solve as cs
+from solver.campaign.chapter2 import (
+    Chapter2,
+    Chapter2Line,
+    Move,
+    apply_chapter2_activation,
+    apply_move,
+    check_chapter2,
+    end_chapter2_turn,
+    judge_step,
+    parse_chapter2_json,
+    parse_chapter2_text,
+    start_chapter2,
+)
+from solver.campaign.chapter2_solve import CHAPTER2_RULES, build_chapter2, choose_setup, order_chapter2, solve_chapter2
+from solver.engine import apply_activation, end_choice_sets, end_turn, legal_actions, start
+from solver.errors import IllegalAction, InputError
+from solver.line import Activation, Line, TurnPlay, parse_line_text
+from solver.rolls import load_rolls
+from solver.solve import ModelDisagreement
+
+ROOT = Path(__file__).resolve().parents[1]
+CAMPAIGN = ROOT / "puzzles" / "examples" / "campaign"
+
+# One star per realm wins (chapter2.STARS_TO_WIN lowered to 1). The row starts with euphoria the
+# rightmost realm: turn 1's 4 can score only in euphoria (rightmost: illegal) or parks, and
+# pendulum needs its outline in turn 1 for turn 2's 6. Hard (no free move): no win (brute force
+# agrees); normal: the free move takes pendulum to the right first, so euphoria may score.
+ROW = ("parks", "pendulum", "euphoria")
+ROLLS = ((4, 1), (6, 2))
+# the order-free plan the model finds: every # scores, but euphoria scores while rightmost
+PLAN = ("turn 1 roll 4 1\n  die1 -> euphoria area=left\n  die2 -> pendulum action=outline space=4\n"
+        "turn 2 roll 6 2\n  die1 -> pendulum action=mark\n  die2 -> parks trail=3\n")
+
+
+@pytest.fixture
+def one_star(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+
+
+# ---- brute force over the checker's own step functions (independent of the model) --------------
+
+def exhaustive_win_turn(setup: Chapter2, rolls) -> int | None:
+    """The fewest turn at which some chapter-legal line wins, or None: every legal activation
+    (base engine + the chapter's rightmost rule) and every free move, in every order; a turn ends
+    only when both dice are used (a winning line uses every die before its winning turn)."""
+    game = setup.game(tuple(rolls))
+
+    @lru_cache(maxsize=None)
+    def best(c) -> int | None:
+        st = c.round
+        if st.turn == game.turns:
+            return None
+        found: list[int] = []
+        if all(st.die_spent):
+            for end in end_choice_sets(game, st):
+                after = end_chapter2_turn(game, c, end)
+                decided = judge_step(game, setup, after)
+                if decided and decided[0] == "won":
+                    return st.turn + 1
+                if decided is None and (b := best(after)) is not None:
+                    found.append(b)
+        for act in legal_actions(game, st):
+            if not isinstance(act, Activation):
+                continue
+            try:
+                after = apply_chapter2_activation(game, c, act)
+            except IllegalAction:
+                continue
+            decided = judge_step(game, setup, after)
+            if decided and decided[0] == "won":
+                return st.turn + 1
+            if decided is None and (b := best(after)) is not None:
+                found.append(b)
+        if c.moves_used < setup.free_moves:
+            for realm in c.row[:-1]:
+                if (b := best(apply_move(setup, c, realm))) is not None:
+                    found.append(b)
+        return min(found) if found else None
+
+    return best(start_chapter2(game))
+
+
+def _keeps_realm_order(acts, order) -> bool:
+    return all([a for a in order if a.realm == r] == [a for a in acts if a.realm == r] for r in {a.realm for a in acts})
+
+
+def every_ordering_wins(setup: Chapter2, rolls, plan: Line) -> bool:
+    """Brute force for the cut: does any order of each turn's steps (every permutation that keeps
+    each realm's own order: another order is another model solution, not cut) with the free moves
+    at any place make `check_chapter2` say won?"""
+    game = setup.game(tuple(rolls))
+    realms = setup.realms
+    per_turn = [[p for p in itertools.permutations(turn.actions) if _keeps_realm_order(turn.actions, p)]
+                for turn in plan.turns]
+    slots = [(t + 1, i) for t, turn in enumerate(plan.turns) for i in range(len(turn.actions) + 1)]
+    move_sets = [()]
+    for n in range(1, setup.free_moves + 1):
+        move_sets += list(itertools.product(itertools.product(slots, realms), repeat=n))
+    for orders in itertools.product(*per_turn):
+        line = Line(tuple(replace_actions(turn, acts) for turn, acts in zip(plan.turns, orders)))
+        for moves in move_sets:
+            cline = Chapter2Line(line, tuple(Move(t, i, r) for (t, i), r in moves))
+            if check_chapter2(game, setup, cline).won:
+                return True
+    return False
+
+
+def replace_actions(turn: TurnPlay, acts) -> TurnPlay:
+    return replace(turn, actions=tuple(acts))
+
+
+# ---- answers ----------------------------------------------------------------------------------
+
+def test_won_line_passes_the_checker(one_star) -> None:
+    setup = Chapter2(ROW, "normal")
+    res = solve_chapter2(setup, ROLLS)
+    assert res.status == "won" and res.exit_code == 0
+    assert res.turn == 2 and res.turns_used == 2 and res.proven_impossible == [1]
+    assert [q.status for q in res.questions] == ["impossible", "won"]
+    verdict = check_chapter2(setup.game(ROLLS), setup, res.line)
+    assert verdict.won and verdict.turn == 2 and verdict.moves_used == 1
+    # the line round-trips through the text and JSON formats (with its move step) and still wins
+    assert check_chapter2(setup.game(ROLLS), setup, parse_chapter2_text(cs.line_text(res.line))).won
+    assert check_chapter2(setup.game(ROLLS), setup, parse_chapter2_json(cs.line_json(res.line))).won
+    data = res.as_json()
+    assert data["status"] == "won" and data["turn"] == 2 and data["proven_fewest"] and data["turns_used"] == 2
+    assert exhaustive_win_turn(Chapter2(ROW, "hard"), ROLLS[:1]) is None  # turn 1 cannot win (brute force)
+
+
+def test_rightmost_rule_impossible_agrees_with_brute_force(one_star) -> None:
+    """Hard: the order-free model has a 'win' (euphoria scores while rightmost); the order search
+    cuts it (and the other orders of it) until INFEASIBLE; brute force finds no win either."""
+    setup = Chapter2(ROW, "hard")
+    res = solve_chapter2(setup, ROLLS)
+    assert res.status == "impossible" and res.exit_code == 1 and res.line is None
+    assert res.proven_impossible == [1, 2] and res.cuts > 0
+    assert exhaustive_win_turn(setup, ROLLS) is None
+
+
+def test_the_order_search_needs_the_free_move(one_star) -> None:
+    """The same plan: no order wins without a free move (hard), one does with it (normal); the
+    search agrees with brute force over every permutation and every move placement."""
+    plan = parse_line_text(PLAN)
+    game = Chapter2(ROW, "hard").game(ROLLS)
+    rm = build_chapter2(Chapter2(ROW, "hard"), ROLLS)
+    rm.fix_line(plan)
+    solver = cp_model.CpSolver()
+    assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)  # the model takes the plan
+    sets = rm.turn_sets(solver)
+    for difficulty, wins in (("hard", False), ("normal", True)):
+        setup = Chapter2(ROW, difficulty)
+        assert every_ordering_wins(setup, ROLLS, plan) is wins
+        found = order_chapter2(game, setup, sets)
+        assert isinstance(found, Chapter2Line) is wins
+        if wins:
+            assert check_chapter2(game, setup, found).won and found.moves
+        else:
+            assert found == 0  # euphoria, rightmost all turn 1, cannot score in any order of turn 1
+
+
+def random_plan(game, rng: random.Random) -> Line:
+    """A random base-engine line (every die used each turn), chapter rules ignored."""
+    st = start(game)
+    turns = []
+    for t in range(game.turns):
+        acts = []
+        while not all(st.die_spent):
+            options = [a for a in legal_actions(game, st) if isinstance(a, Activation)]
+            if not options:
+                return Line(tuple(turns))
+            act = rng.choice(options)
+            st = apply_activation(game, st, act)
+            acts.append(act)
+        end = end_choice_sets(game, st)[0]
+        st = end_turn(game, st, end)
+        turns.append(TurnPlay(game.rolls[t], tuple(acts), tuple(end.items())))
+    return Line(tuple(turns))
+
+
+def turn_sets_of(game, plan: Line):
+    """The plan as the model's turn sets (each realm's activations in their order)."""
+    return [([[a for a in turn.actions if a.realm == r.key] for r in game.realms], [], list(turn.end))
+            for turn in plan.turns]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cut_is_sound_against_brute_force(one_star, seed) -> None:
+    """Random 2-turn plans of the three fast realms in a random row: the search cuts (returns a
+    turn) only when no ordering with any move placement wins (brute force over the checker), and
+    every line it returns is won by the checker."""
+    rng = random.Random(seed)
+    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(2))
+    row = tuple(rng.sample(ROW, 3))
+    for difficulty in ("hard", "normal"):
+        setup = Chapter2(row, difficulty)
+        game = setup.game(rolls)
+        plan = random_plan(game, rng)
+        if len(plan.turns) < len(rolls):
+            continue
+        found = order_chapter2(game, setup, turn_sets_of(game, plan))
+        if isinstance(found, Chapter2Line):
+            assert check_chapter2(game, setup, found).won
+        else:
+            assert not every_ordering_wins(setup, rolls, plan)
+
+
+# ---- each rule of the model: a line that breaks only it ----------------------------------------
+
+def _feasible(setup: Chapter2, rolls, line: str, rules) -> bool:
+    rm = build_chapter2(setup, rolls, rules=rules)
+    rm.fix_line(parse_line_text(line))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    return solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _without(rule):
+    return tuple(r for r in CHAPTER2_RULES if r is not rule)
+
+
+THREE = ((4, 1), (1, 5), (6, 3))
+ROW3 = ("euphoria", "parks", "pendulum")
+# turn 1 leaves die2 unused; then one star in each realm (a win, were the die rule dropped)
+SKIPS_A_DIE = ("turn 1 roll 4 1\n  die1 -> euphoria area=left\n"
+               "turn 2 roll 1 5\n  die1 -> pendulum action=outline space=4\n  die2 -> parks trail=2\n"
+               "turn 3 roll 6 3\n  die1 -> pendulum action=mark\n")
+# the same stars, die2 of turn 1 on parks trail 1's first site: earns 1 pumpkin
+EARNS_A_PUMPKIN = ("turn 1 roll 4 1\n  die1 -> euphoria area=left\n  die2 -> parks trail=1\n"
+                   "turn 2 roll 1 5\n  die1 -> pendulum action=outline space=4\n  die2 -> parks trail=2\n"
+                   "turn 3 roll 6 3\n  die1 -> pendulum action=mark\n")
+
+
+def test_dice_used_before_last_turn_is_a_rule(one_star) -> None:
+    setup = Chapter2(ROW3, "normal")
+    assert not _feasible(setup, THREE, SKIPS_A_DIE, CHAPTER2_RULES)
+    assert _feasible(setup, THREE, SKIPS_A_DIE, _without(cs.dice_used_before_last_turn))
+    verdict = check_chapter2(setup.game(THREE), setup, parse_line_text(SKIPS_A_DIE))
+    assert verdict.outcome == "illegal" and "must be used" in verdict.reason
+    # the winning turn may leave its other die unused: the full line is a model solution
+    assert _feasible(setup, THREE, EARNS_A_PUMPKIN, CHAPTER2_RULES)
+    assert check_chapter2(setup.game(THREE), setup, parse_line_text(EARNS_A_PUMPKIN)).won
+
+
+def test_six_stars_everywhere_is_a_rule() -> None:
+    """(6 stars: the real constant.) One turn cannot win; without the rule the model 'wins'."""
+    setup = Chapter2(ROW3, "normal")
+    line = "turn 1 roll 4 1\n  die1 -> euphoria area=left\n  die2 -> parks trail=1\n"
+    assert not _feasible(setup, THREE[:1], line, CHAPTER2_RULES)
+    assert _feasible(setup, THREE[:1], line, _without(cs.six_stars_everywhere))
+    assert not check_chapter2(setup.game(THREE[:1]), setup, parse_line_text(line)).won
+
+
+def test_earned_within_limit_is_a_rule(one_star, monkeypatch) -> None:
+    """With the 12th resource lowered to the 1st: the line earning a pumpkin loses at turn 1."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 1)
+    setup = Chapter2(ROW3, "normal")
+    assert check_chapter2(setup.game(THREE), setup, parse_line_text(EARNS_A_PUMPKIN)).outcome == "lost"
+    assert not _feasible(setup, THREE, EARNS_A_PUMPKIN, CHAPTER2_RULES)
+    assert _feasible(setup, THREE, EARNS_A_PUMPKIN, _without(cs.earned_within_limit))
+    # the reading option: the winning step may earn it; the model then allows more than the cap
+    assert cs.cap_of_earned(build_chapter2(Chapter2(ROW3, win_beats_cap=True), THREE, rules=()),
+                            Chapter2(ROW3, win_beats_cap=True)) > 0
+
+
+def test_pumpkins_spent_within_limit_binds_on_its_own(one_star, monkeypatch) -> None:
+    """Redundant with the resource flow + earned cap, so it is tested alone: 2 pumpkins spent
+    (2 earned first) break a cap of 1 (the 2nd pumpkin earned loses)."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 2)
+    rolls = ((1, 4), (6, 2), (2, 6))
+    setup = Chapter2(("parks", "euphoria", "pendulum"), "normal")
+    line = ("turn 1 roll 1 4\n  die1 -> parks trail=1\n  die2 -> pendulum action=outline space=4\n"
+            "turn 2 roll 6 2\n  die1 -> parks trail=3\n  die2 -> euphoria area=left\n"
+            "turn 3 roll 2 6\n  die1 +1 -> euphoria area=left\n  die2 -> pendulum action=mark\n")
+    assert not _feasible(setup, rolls, line, (cs.pumpkins_spent_within_limit,))
+    assert _feasible(setup, rolls, line, ())
+
+
+# ---- setup choice ------------------------------------------------------------------------------
+
+def test_fleet_chooses_the_realms_and_the_row(one_star) -> None:
+    fleet = ("parks", "pendulum", "euphoria", "scythe", "charterstone")
+    res = choose_setup(fleet, "parks", ROLLS, "hard")
+    rows = {c.realms for c in res.candidates}
+    assert len(rows) == 36 and all("parks" in r for r in rows)
+    assert res.best is not None and set(res.best.realms) == set(ROW) and res.best.answer.turn == 2
+    assert res.status == "won" and res.exit_code == 0
+    # the orders that put euphoria rightmost were cut (hard: no free move); each answer is checked
+    by_row = {c.realms: c for c in res.candidates}
+    assert by_row[ROW].status == "impossible" or by_row[ROW].answer.line is None
+    won = [c for c in res.candidates if c.status == "won"]
+    for c in won:
+        setup = Chapter2(c.realms, "hard")
+        assert check_chapter2(setup.game(ROLLS), setup, c.answer.line).won
+    data = res.as_json()
+    assert data["best"] == list(res.best.realms) and data["best_turn"] == 2
+
+
+def test_fleet_bad_input() -> None:
+    with pytest.raises(InputError, match="excluded"):
+        cs.parse_fleet("parks,pendulum,euphoria,scythe,between-two-cities", "parks")
+    with pytest.raises(InputError, match="not in the fleet"):
+        cs.parse_fleet("parks,pendulum,euphoria,scythe,charterstone", "wingspan")
+    with pytest.raises(InputError, match="draws 1"):
+        cs.parse_fleet("parks,pendulum,euphoria,scythe,charterstone", "parks,euphoria")
+    with pytest.raises(InputError, match="5 realms"):
+        cs.parse_fleet("parks,pendulum,euphoria", "parks")
+
+
+# ---- the example and the command line ------------------------------------------------------------
+
+def test_example_rolls_are_proven_impossible() -> None:
+    """The real chapter (6 stars everywhere) on the example's 4 rolls: no win at turns 1-4."""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-solve-rolls.txt"))
+    setup = Chapter2(("euphoria", "parks", "libertalia"))
+    res = solve_chapter2(setup, rolls)
+    assert res.status == "impossible" and res.turns_used == len(rolls) == 4
+    assert res.proven_impossible == [1, 2, 3, 4]
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli_module.cli, ["chapter2", *args])
+
+
+def test_cli_won_json(one_star, tmp_path) -> None:
+    rolls = tmp_path / "rolls.txt"
+    rolls.write_text("4 1\n6 2\n")
+    out = run("--rolls", str(rolls), "--realms", ",".join(ROW), "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["status"] == "won" and data["turn"] == 2 and "move pendulum" in data["line_text"]
+    text = run("--rolls", str(rolls), "--realms", ",".join(ROW))
+    assert text.exit_code == 0 and "WON at turn 2" in text.output
+    hard = run("--rolls", str(rolls), "--realms", ",".join(ROW), "--difficulty", "hard")
+    assert hard.exit_code == 1 and "IMPOSSIBLE" in hard.output
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (("--realms", "parks,euphoria,between-two-cities"), "excluded from chapter 2"),
+    (("--realms", "parks,euphoria,my-little-scythe"), "excluded from chapter 2"),
+    (("--realms", "parks,euphoria"), "exactly 3 realms"),
+    (("--realms", "parks,euphoria,nowhere"), "--realms"),
+    ((), "missing --realms"),
+    (("--realms", "parks,euphoria,pendulum", "--fleet", "a,b,c,d,e"), "--fleet and --drawn go together"),
+    (("--realms", "parks,euphoria,pendulum", "--time-limit", "0"), "--time-limit"),
+])
+def test_cli_bad_input(tmp_path, args, fragment) -> None:
+    rolls = tmp_path / "rolls.txt"
+    rolls.write_text("4 1\n6 2\n")
+    out = run("--rolls", str(rolls), *args)
+    assert out.exit_code == 2, out.output
+    assert fragment in out.output and "Traceback" not in out.output
+
+
+def test_cli_bad_rolls(tmp_path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4 1\n6 9\n")
+    out = run("--rolls", str(bad), "--realms", "parks,euphoria,pendulum")
+    assert out.exit_code == 2 and f"{bad} line 2" in out.output
+    long = tmp_path / "long.txt"
+    long.write_text("1 2\n" * 13)
+    out = run("--rolls", str(long), "--realms", "parks,euphoria,pendulum", "--difficulty", "hard")
+    assert out.exit_code == 2 and "at most 12" in out.output
