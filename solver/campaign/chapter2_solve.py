@@ -500,8 +500,9 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
                  workers: int | None = None, options: ModelOptions = ModelOptions(),
                  progress: Progress | None = None) -> FleetResult:
     """The fewest-turn win over every setup, asked turn count by turn count for all setups
-    together (W = 1, 2, ...) and stopped after the first W at which some setup wins (the other
-    setups are then asked that W too; nothing later can beat it).
+    together (W = 1, 2, ...) and stopped at the first setup that wins: every setup was proven
+    impossible at every smaller W (or the answer says unknown), so nothing can beat it; the setups
+    not asked at that W are reported with what was proven for them.
 
     The round model does not look at the row order (only the order search and its cuts do), so a
     model INFEASIBLE before any cut for one order of three realms is INFEASIBLE for every order:
@@ -538,10 +539,11 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             a.questions.append(q)
             if q.status == "impossible" and q.cuts == 0:
                 free.add(frozenset(c.realms))
+            say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s)")
             if q.status == "won":
                 assert q.line is not None
                 a.line, a.verdict = q.line, _checked(a.setup, rolls, q.line)
-            say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s)")
+                break
         if any(c.answer is not None and c.answer.line is not None for c in live):
             break
     for c in cands:
@@ -555,8 +557,9 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             a.status = "impossible"
         else:
             a.status = "unknown"
-            if statuses and all(s == "impossible" for s in statuses):
-                c.note = f"no win at turns 1-{len(statuses)} (proven); later turns not asked: another setup wins sooner"
+            if all(s == "impossible" for s in statuses):
+                upto = f"turns 1-{len(statuses)}" if statuses else "no turn"
+                c.note = f"no win at {upto} (proven); later turns not asked: another setup wins no later"
         c.status = a.status
         a.solve_time = sum(q.deterministic_time for q in a.questions)
     return FleetResult(fleet_keys, drawn_key, cands, difficulty, len(rolls), time.perf_counter() - t0)
