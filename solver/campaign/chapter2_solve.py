@@ -364,10 +364,12 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
 
 def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit: float | None = None,
                    workers: int | None = None, options: ModelOptions = ModelOptions(),
-                   progress: Progress | None = None, turns: Sequence[int] | None = None) -> Chapter2Result:
+                   progress: Progress | None = None, turns: Sequence[int] | None = None,
+                   total_limit: float | None = None) -> Chapter2Result:
     """The fewest-turn win: ask W = 1, 2, ... (at most the rolls given and the chapter's last
-    turn) until a checked win; `time_limit` is CP-SAT deterministic time per question. `turns`
-    restricts the W asked (tests)."""
+    turn) until a checked win; `time_limit` is CP-SAT deterministic time per question,
+    `total_limit` stops asking once the questions together used that much (benchmarks; the later
+    W are then not asked and the answer is unknown). `turns` restricts the W asked (tests)."""
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -375,7 +377,10 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     solver = make_solver(params, time_limit if time_limit is not None else DEFAULT_TIME_LIMIT, workers)
     result = Chapter2Result(setup, rolls, "unknown", params=effective_params(solver))
     most = min(len(rolls), setup.last_turn)
-    for w in (turns if turns is not None else range(1, most + 1)):
+    planned = list(turns if turns is not None else range(1, most + 1))
+    for w in planned:
+        if total_limit is not None and result.deterministic_time >= total_limit:
+            break
         q = ask_turn(setup, rolls, w, solver, options)
         result.questions.append(q)
         say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
@@ -389,7 +394,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     if result.line is not None:
         result.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
     else:
-        result.status = "impossible" if statuses and all(s == "impossible" for s in statuses) else "unknown"
+        asked_all = len(statuses) == len(planned) > 0
+        result.status = "impossible" if asked_all and all(s == "impossible" for s in statuses) else "unknown"
     result.solve_time = time.perf_counter() - t0
     return result
 
