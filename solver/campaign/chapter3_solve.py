@@ -178,7 +178,7 @@ def one_mark_per_activation(cm: Chapter3Model) -> None:
 
 def marks_in_track_order(cm: Chapter3Model) -> None:
     """The leftmost unmarked space is the one marked: space j + 1 is marked in the same turn as
-    space j or later, and within a turn after it. Marks of one turn are steps of the realm next
+    space j or later, and within a turn not by an earlier activation. Marks of one turn are steps of the realm next
     to the Boss (unless it scores from the others), whose own activations keep their order."""
     m = cm.rm.model
     n = len(cm.setup.track)
@@ -195,7 +195,7 @@ def marks_in_track_order(cm: Chapter3Model) -> None:
                 continue
             evs = cm.rm.encoders[nb].turn_events(t)
             for a, b in itertools.product(evs, evs):
-                if a.index >= b.index:
+                if a.index > b.index:  # one event marking both: one_mark_per_activation's to forbid
                     m.add_bool_or([~cm.marks[j, nb, a.index], ~cm.marks[j + 1, nb, b.index]])
 
 
@@ -526,3 +526,227 @@ def solve_chapter3(
     result.status = combined_status([q.status for q in result.questions]) if result.questions else "unknown"
     result.solve_time = time.perf_counter() - t0
     return result
+
+
+# ---- setup choice: the third realm and the row order -----------------------------------------
+
+@dataclass
+class Candidate:
+    """One row (drawn, drawn and chosen realms in some order) and its answer."""
+
+    realms: tuple[str, str, str]
+    status: str  # won | impossible | unknown | unsolvable
+    answer: Chapter3Result | None = None
+    note: str = ""
+    #: the realm chosen from the fleet (the other two were drawn)
+    third: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        a = self.answer
+        return {"realms": list(self.realms), "third": self.third, "status": self.status, "note": self.note,
+                "win_turn": a.win_turn if a else None, "proven_earliest": a.proven_earliest if a else False,
+                "answer": a.as_json() if a else None}
+
+
+@dataclass
+class FleetResult:
+    """Every choice of the third realm in every row order, and the best row (earliest win)."""
+
+    fleet: tuple[str, ...]
+    drawn: tuple[str, str]
+    candidates: list[Candidate]
+    turns: int
+    solve_time: float = 0.0
+
+    @property
+    def best(self) -> Candidate | None:
+        """The winning row with the earliest Boss defeat (ties: fleet order, then row order)."""
+        won = [c for c in self.candidates if c.status == "won" and c.answer is not None]
+        return min(won, key=lambda c: c.answer.win_turn or TURNS) if won else None  # type: ignore[union-attr]
+
+    @property
+    def status(self) -> str:
+        return combined_status([c.status for c in self.candidates])
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        best = self.best
+        return {
+            "status": self.status,
+            "fleet": list(self.fleet),
+            "drawn": list(self.drawn),
+            "turns": self.turns,
+            "candidates": [c.as_json() for c in self.candidates],
+            "best": list(best.realms) if best else None,
+            "best_win_turn": best.answer.win_turn if best and best.answer else None,
+            "solve_time": round(self.solve_time, 3),
+        }
+
+
+def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, str]]:
+    """The fleet (5 different realms) and the 2 drawn from it; InputError naming the option."""
+    f = realm_keys(fleet, "--fleet")
+    if len(f) != FLEET_SIZE:
+        raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
+    d = realm_keys(drawn, "--drawn")
+    if len(d) != DRAWN:
+        raise InputError(f"--drawn: chapter 3 draws {DRAWN} realms from the fleet, got {len(d)}")
+    for k in d:
+        if k not in f:
+            raise InputError(f"--drawn: {k} is not in the fleet ({', '.join(f)})")
+        if not is_solvable(get_realm(k)):
+            raise InputError(f"--drawn: {k} cannot be solved yet (no CP-SAT model)")
+    return tuple(f), (d[0], d[1])
+
+
+def choose_setup(
+    fleet: Sequence[str] | str,
+    drawn: Sequence[str] | str,
+    base: Chapter3,
+    rolls: Sequence[tuple[int, int]],
+    time_limit: float | None = None,
+    workers: int | None = None,
+    options: ModelOptions | None = None,
+    progress: Progress | None = None,
+) -> FleetResult:
+    """Each fleet realm not drawn as the third realm, in each of the 6 row orders (the Boss's
+    neighbours depend on the order): its earliest win. `base` gives the track, target, path."""
+    fleet_keys, drawn_keys = parse_fleet(fleet, drawn)
+    say = progress or (lambda _msg: None)
+    t0 = time.perf_counter()
+    rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
+    cands: list[Candidate] = []
+    for third in (k for k in fleet_keys if k not in drawn_keys):
+        for row in itertools.permutations((drawn_keys[0], drawn_keys[1], third)):
+            if not is_solvable(get_realm(third)):
+                cands.append(Candidate(row, "unsolvable", None, f"{third} has no CP-SAT model: not decided", third))
+                continue
+            say(f"chapter 3: row {', '.join(row)} …")
+            res = solve_chapter3(replace(base, realms=row), rolls, time_limit, workers, options, progress)
+            cands.append(Candidate(row, res.status, res, "", third))
+            say(f"chapter 3: row {', '.join(row)}: {res.status}" + (f" in turn {res.win_turn}" if res.win_turn else ""))
+    return FleetResult(fleet_keys, drawn_keys, cands, len(rolls), time.perf_counter() - t0)
+
+
+# ---- command line helpers (cli.py wires these) ----------------------------------------------
+
+def run_command(
+    rolls_path: str,
+    realms: str | None,
+    fleet: str | None,
+    drawn: str | None,
+    difficulty: str = "normal",
+    *,
+    track: str | None = None,
+    tracks_path: str | None = None,
+    damage_roll: int | None = None,
+    turn_target: str | None = None,
+    boss_path_file: str | None = None,
+    unwinnable: str = "lost",
+    same_step: str = "lost",
+    time_limit: float | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Chapter3Result | FleetResult:
+    """`solve chapter3`: validate the inputs (InputError: one line, exit 2) and ask the question."""
+    from ..commands import parse_realm_list
+    from ..rolls import load_rolls
+
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"--time-limit: must be positive, got {time_limit}")
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers: must be at least 1, got {workers}")
+    if (fleet is None) != (drawn is None):
+        raise InputError("--fleet and --drawn go together (the fleet of 5 and the 2 realms drawn from it)")
+    if fleet is not None and realms is not None:
+        raise InputError("give either --realms (the row) or --fleet/--drawn (the solver chooses the third realm and the order), not both")
+    if fleet is None and realms is None:
+        raise InputError("missing --realms (or --fleet and --drawn)")
+    if fleet is not None:
+        assert drawn is not None
+        fleet_keys, drawn_keys = parse_fleet(fleet, drawn)
+        row: tuple[str, ...] = (drawn_keys[0], drawn_keys[1], next(k for k in fleet_keys if k not in drawn_keys))
+    else:
+        assert realms is not None
+        row = parse_realm_list(realms)
+        missing = [k for k in row if not is_solvable(get_realm(k))]
+        if missing:
+            raise InputError(f"--realms: {', '.join(missing)} cannot be solved yet (no CP-SAT model)")
+    setup = setup_from_inputs(row, difficulty, track=track, tracks_path=tracks_path, damage_roll=damage_roll,
+                              turn_target=turn_target, boss_path_file=boss_path_file, unwinnable=unwinnable,
+                              same_step=same_step)
+    rolls = load_rolls(rolls_path, max_turns=TURNS)
+    if setup.turn_target and setup.turn_target[0] > len(rolls):
+        raise InputError(f"--turn-target {setup.target_text()}: {rolls_path} has only {len(rolls)} turn(s) of rolls")
+    if fleet is not None:
+        assert drawn is not None
+        return choose_setup(fleet, drawn, setup, rolls, time_limit, workers, progress=progress)
+    if progress:
+        progress(f"chapter 3: {','.join(setup.realms)}, track {setup.track_text()}, target {setup.target_text()}, "
+                 f"{len(rolls)} turns of rolls …")
+    return solve_chapter3(setup, rolls, time_limit, workers, progress=progress)
+
+
+def _turns_words(res: Chapter3Result) -> str:
+    """Every answer says how many turns of rolls it had and used."""
+    used = res.win_turn or max((q.turn for q in res.questions if q.status != NO_ROLLS), default=0)
+    return f"used {used} of the {res.turns} turn(s) of rolls (the chapter has up to {TURNS})"
+
+
+def print_answer(console: Any, answer: Chapter3Result | FleetResult) -> None:
+    """The answer for people: each turn asked, the winning line (text format) and its verdict."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .chapter3 import verdict_lines
+
+    def result(res: Chapter3Result) -> None:
+        s = res.setup
+        tab = Table(title=f"Chapter 3: {', '.join(s.realms)}; track {s.track_text()}; target {s.target_text()} "
+                          f"({s.difficulty})")
+        for col in ("turn W", "Boss defeated in W?", "how", "det s"):
+            tab.add_column(col)
+        for q in res.questions:
+            tab.add_row(str(q.turn), q.status.upper(), q.how(), f"{q.deterministic_time:.2f}")
+        console.print(tab)
+        where = _turns_words(res)
+        if res.status == "won" and res.line is not None and res.verdict is not None:
+            console.print(Text("line (text format):\n" + res.line.to_text().rstrip()))
+            console.print(Text("\n".join(verdict_lines(s, res.verdict))))
+            proof = ("proven earliest (every earlier target turn proven impossible)" if res.proven_earliest else
+                     "NOT proven earliest (an earlier target turn was not decided)")
+            console.print(Text(f"WON in turn {res.win_turn} (checked by check_chapter3), {proof} — {where}",
+                               style="bold green"))
+        elif res.status == "impossible":
+            console.print(Text(f"IMPOSSIBLE: the Boss cannot be defeated in any target turn, proven (each question "
+                               f"INFEASIBLE, {res.cuts} cut(s)) — {where}", style="bold yellow"))
+        else:
+            console.print(Text(f"UNKNOWN: not every target turn was decided and none won; this is NOT an answer — {where}",
+                               style="bold red"))
+        console.print(Text(f"  solve time {res.solve_time:.2f} s (deterministic {res.deterministic_time:.2f}), cuts {res.cuts}"))
+
+    if isinstance(answer, Chapter3Result):
+        result(answer)
+        return
+    tab = Table(title=f"Chapter 3 setup: drawn {', '.join(answer.drawn)}; the third realm and the row order")
+    for col in ("row (left to right)", "status", "win turn", "detail"):
+        tab.add_column(col)
+    for c in answer.candidates:
+        a = c.answer
+        detail = c.note if a is None else (
+            ("proven earliest" if a.proven_earliest else "earliest not proven") if a.status == "won" else
+            ", ".join(f"{q.turn}: {q.status}" for q in a.questions))
+        tab.add_row(", ".join(c.realms), c.status.upper(), str(a.win_turn) if a and a.win_turn else "-", detail)
+    console.print(tab)
+    best = answer.best
+    if best is None or best.answer is None:
+        word = ("IMPOSSIBLE: no row wins (each proven)" if answer.status == "impossible" else
+                "UNKNOWN: no winning row found, and not every row is proven impossible")
+        console.print(Text(word, style="bold yellow" if answer.status == "impossible" else "bold red"))
+        return
+    console.print(Text(f"BEST SETUP: {', '.join(best.realms)} (Boss defeated in turn {best.answer.win_turn})",
+                       style="bold green"))
+    result(best.answer)
