@@ -189,3 +189,97 @@ def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms,
         assert not alive_by_checker(game, setup, sets, t, w)
     if realms == S:
         assert cuts, "this instance needs cuts (stars rise at steps the model cannot see)"
+
+
+# ---- each rule of CHAPTER3_RULES: a line only that rule rejects ----------------------------------
+
+def model_accepts(setup: Chapter3, rolls, line: Line, rules) -> bool:
+    """Fix the line's decisions in the model of 'won in turn W = the line's last turn' (marks
+    free) and ask whether it is a solution."""
+    cm = build_chapter3(setup, rolls, len(line.turns), rules=tuple(rules) + CHAPTER3_REDUNDANT)
+    cm.rm.fix_line(line)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.solve(cm.rm.model)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return status != cp_model.INFEASIBLE
+
+
+T1 = "turn 1 roll 2 5\n"
+T2 = "turn 2 roll 1 3\n"
+# (rule, realms, rolls, track, target turn, line, what the checker says)
+RULE_CASES = [
+    (cs.all_dice_used_before_win, R, ((2, 5), (1, 3)), "H", 2,
+     T1 + "  die1 -> parks trail=1\n" + T2 + "  die1 -> libertalia benefit=yes pirate=4\n",
+     "every rolled # must be used"),
+    # wurfelwelten gains the pumpkin, but the Boss is above parks (the middle realm) in turn 1
+    (cs.marks_next_to_boss, ("wurfelwelten", "parks", "libertalia"), ((2, 5),), "P", 1,
+     T1 + "  die2 -> wurfelwelten benefit=P world=1\n  die1 -> libertalia benefit=no pirate=4\n", "0 of 1"),
+    (cs.resource_marks_gain_it, R, ((2, 5),), "C", 1,
+     T1 + "  die2 -> wurfelwelten benefit=H world=3\n  die1 -> libertalia benefit=no pirate=4\n", "0 of 1"),
+    (cs.star_marks_within_stars, R, ((2, 5),), "S", 1,
+     T1 + "  die2 -> wurfelwelten benefit=H world=3\n  die1 -> libertalia benefit=no pirate=4\n", "0 of 1"),
+    # euphoria 'both' on a pair gains 2 coins in one activation: one mark only
+    (cs.one_mark_per_activation, ("parks", "euphoria", "libertalia"), ((1, 1),), "C C", 1,
+     "turn 1 roll 1 1\n  die1 -> euphoria area=both\n  die2 -> libertalia benefit=no pirate=1\n", "1 of 2"),
+    # the pumpkin comes in turn 1, before the heart it must follow (turn 2), then the coin (turn 3)
+    (cs.marks_in_track_order, R, ((2, 5), (1, 3), (4, 1)), "H P C", 3,
+     T1 + "  die2 -> wurfelwelten benefit=P world=1\n  die1 -> parks trail=1\n"
+     + T2 + "  die1 -> libertalia benefit=yes pirate=4\n  die2 -> wurfelwelten benefit=C world=1\n"
+     "turn 3 roll 4 1\n  die2 -> libertalia benefit=yes pirate=2\n  die1 -> wurfelwelten benefit=H world=2\n",
+     "1 of 3"),
+    # the only heart next to the Boss comes in turn 1: the last space is marked outside the target
+    (cs.last_space_in_turn_w, R, ((2, 5), (1, 3)), "H", 2,
+     T1 + "  die2 -> wurfelwelten benefit=H world=3\n  die1 -> parks trail=1\n"
+     + T2 + "  die1 -> libertalia benefit=no pirate=4\n  die2 -> wurfelwelten benefit=C world=1\n",
+     "outside the turn target"),
+    (cs.earn_limit, ("euphoria", "pendulum", "wurfelwelten"), ((6, 6), (5, 5), (4, 4), (3, 3), (2, 2), (1, 1)), "H", 6,
+     "turn 1 roll 6 6\n  die1 -> euphoria area=both\n  die2 -> wurfelwelten benefit=P world=1\n"
+     "turn 2 roll 5 5\n  die1 -> euphoria area=both left=P right=P\n  die2 -> wurfelwelten benefit=P world=1\n"
+     "turn 3 roll 4 4\n  die1 -> euphoria area=both left=P right=P\n  die2 -> wurfelwelten benefit=P world=2\n"
+     "turn 4 roll 3 3\n  die1 -> euphoria area=both left=P right=P\n  die2 -> wurfelwelten benefit=C world=1\n"
+     "turn 5 roll 2 2\n  die1 -> euphoria area=both left=P right=P\n  die2 -> wurfelwelten benefit=H world=2\n"
+     "turn 6 roll 1 1\n  die1 -> euphoria area=both left=P right=H\n",
+     "earned 12 pumpkins"),
+]
+
+
+def test_every_rule_has_a_case() -> None:
+    assert {c[0] for c in RULE_CASES} == set(CHAPTER3_RULES)
+
+
+@pytest.mark.parametrize("rule,realms,rolls,track,turn,text,reason", RULE_CASES, ids=[c[0].__name__ for c in RULE_CASES])
+def test_each_rule_rejects_a_line_the_checker_rejects(rule, realms, rolls, track, turn, text, reason) -> None:
+    setup = hard(realms, track.split(), turn, rolls)
+    line = parse_line_text(text)
+    verdict = check_chapter3(setup.game(rolls), setup, line)
+    assert not verdict.won and reason in verdict.reason
+    assert not model_accepts(setup, rolls, line, CHAPTER3_RULES)
+    assert model_accepts(setup, rolls, line, [r for r in CHAPTER3_RULES if r is not rule])
+
+
+def test_same_step_won_reading_relaxes_the_earn_limit() -> None:
+    """Reading option same_step=won: the step that earns the 12th pumpkin and marks the last
+    space wins; the model then bounds only the turns before W (and accepts the line)."""
+    rule, realms, rolls, track, turn, text, _ = RULE_CASES[-1]
+    setup = hard(realms, track.split(), turn, rolls, same_step="won")
+    line = parse_line_text(text)
+    assert check_chapter3(setup.game(rolls), setup, line).won
+    assert model_accepts(setup, rolls, line, CHAPTER3_RULES)
+
+
+def test_redundant_pumpkin_bound_is_the_earn_limits() -> None:
+    """extras_within_pumpkins: at most 3 three-pumpkin activations in the chapter (each pays 3
+    of at most 11 pumpkins earned before it). The round model's own per-turn bounds allow more
+    over these 4 turns; with the row, 4 is ruled out at once (it is redundant: the rule tests
+    and the exhaustive-search agreement run with it on)."""
+    assert cs.MAX_EXTRAS == 3
+    rolls = ((6, 6), (5, 5), (4, 4), (3, 3))
+    setup = hard(("euphoria", "pendulum", "wurfelwelten"), ("H",), 4, rolls)
+    cm = build_chapter3(setup, rolls, 4, rules=CHAPTER3_REDUNDANT)
+    assert sum(cm.rm.extras) > cs.MAX_EXTRAS
+    cm.rm.model.add(sum(e.extra for evs in cm.rm.events for e in evs) >= cs.MAX_EXTRAS + 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = 1
+    assert solver.solve(cm.rm.model) == cp_model.INFEASIBLE
