@@ -463,10 +463,13 @@ class RoundModel:
         self.model.add_bool_or([~x for x in self.history_literals(solver, t)])
 
     # ---- fixing or hinting a given line --------------------------------------------------
-    def line_values(self, line: Line) -> list[tuple[Any, int]]:
-        """(variable or expression, value) pairs that put a line's decisions into the model."""
+    def line_values(self, line: Line, turns: set[int] | None = None) -> list[tuple[Any, int]]:
+        """(variable or expression, value) pairs that put a line's decisions into the model
+        (only those of the given turns, 0-based, when `turns` is set)."""
         out: list[tuple[Any, int]] = []
         for t, turn in enumerate(line.turns):
+            if turns is not None and t not in turns:
+                continue
             used = [0] * len(self.game.realms)
             for action in turn.actions:
                 if isinstance(action, Compensation):

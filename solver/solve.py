@@ -21,6 +21,7 @@ from .errors import IllegalAction
 from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
+from .improve import ImproveSettings, improve_line, line_score
 from .model import ModelOptions, RoundModel
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
@@ -83,7 +84,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith("quick_"):
+        if key.startswith(("quick_", "improve_")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -233,6 +234,16 @@ def solve_optimal(
         lines.append(line)
     result.star_bound = bound
     stars_proven = status == "optimal"
+    # 2b. the star count is not proven: improve the best line window by window (the bound stays)
+    if not stars_proven:
+        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+        budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
+        improved, used = improve_line(
+            game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params), options,
+            (lambda stars: progress(stars, bound if bound is not None else stars)) if progress else None,
+        )
+        result.deterministic_time += used
+        lines.append(improved)
     # 3. most leftover with the proven star count
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
@@ -269,6 +280,30 @@ def solve_optimal(
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
     return result
+
+
+def improve_settings(params: dict[str, Any]) -> ImproveSettings:
+    """The window search's settings from the question's parameters (solver/params/round.toml)."""
+    d = ImproveSettings()
+    return ImproveSettings(
+        window=int(params.get("improve_window", d.window)),
+        per_window=float(params.get("improve_window_deterministic_time", d.per_window)),
+        passes=int(params.get("improve_passes", d.passes)),
+    )
+
+
+def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[RoundModel, float], tuple[Line | None, float]]:
+    """Solve one window model of the improver (cuts included) within a deterministic limit."""
+
+    def solve_window(rm: RoundModel, limit: float) -> tuple[Line | None, float]:
+        solver = make_solver(params, limit, workers)
+        _, line, _, cuts = solve_with_cuts(rm, solver)
+        if line is not None:
+            _replayed(rm.game, line)
+        # after a cut the solver re-ran within what was left of `limit`: count all of it
+        return line, (limit if cuts else solver.deterministic_time)
+
+    return solve_window
 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
