@@ -151,7 +151,7 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
     the last turn given, or the first (0-based) turn after which no ordering is left.
 
     Every interleaving of each turn's actions that keeps each realm's own order, with free moves
-    before any step (and before the turn's end), is tried from every chapter state the earlier
+    before any step and before the turn's end, is tried from every chapter state the earlier
     turns can reach (one line kept per distinct state). A step that loses (the 12th resource)
     ends that branch; a step that wins returns the line up to it."""
     states: dict[Chapter2State, _Partial] = {start_chapter2(game): _Partial()}
@@ -173,6 +173,10 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
                 if key in seen:
                     continue
                 seen.add(key)
+                if len(moves) < setup.free_moves:
+                    for realm in cs.row[:-1]:
+                        moved = apply_move(setup, cs, realm)
+                        stack.append((moved, heads, done, moves + (Move(t + 1, len(done), realm),)))
                 if all(h == len(q) for h, q in zip(heads, queues)):
                     try:
                         after = end_chapter2_turn(game, cs, dict(end))
@@ -184,8 +188,6 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
                         return Chapter2Line(Line(part.turns + (play,)), moves)
                     if decided is None and t < last and after not in nxt:
                         nxt[after] = _Partial(part.turns + (play,), moves)
-                    # the free move before the turn's end is the same as before the next turn's
-                    # first step (no realm scores at a turn's end today), so it is tried there
                     continue
                 for qi, q in enumerate(queues):
                     if heads[qi] == len(q):
@@ -202,10 +204,6 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
                     if decided:
                         continue  # lost: the 12th resource of a kind
                     stack.append((after, heads[:qi] + (heads[qi] + 1,) + heads[qi + 1:], steps, moves))
-                if len(moves) < setup.free_moves:
-                    for realm in cs.row[:-1]:
-                        moved = apply_move(setup, cs, realm)
-                        stack.append((moved, heads, done, moves + (Move(t + 1, len(done), realm),)))
         if not nxt:
             return t
         states = nxt
