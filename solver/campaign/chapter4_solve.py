@@ -134,6 +134,8 @@ def swarm_pairs(cm: Chapter4Model) -> None:
                         cm.pairs[(r, o.index), (n, c.index)] = p
                         outs.append(p)
                         into.setdefault((n, c.index), []).append(p)
+                        # (as clauses; 2 enforced linear equalities per pair measured slower:
+                        # the 1-turn proof of docs/campaign-chapter4.md 10.6 -> 26.3 det-s)
                         for v in range(1, 7):
                             m.add(p + o.val[v] - c.val[v] <= 1)
                         for die in (0, 1, None):
@@ -141,6 +143,30 @@ def swarm_pairs(cm: Chapter4Model) -> None:
                 m.add(sum(outs) == cm.needs_copy(o))
     for r, e in cm.events():
         m.add(sum(into.get((r, e.index), [])) == cm.copy_lit(e))
+
+
+#: the non-crossing rule is added up to this many events per realm and turn (its size grows as N^4)
+NON_CROSSING_MAX_EVENTS = 6
+
+
+def pairs_do_not_cross(cm: Chapter4Model) -> None:
+    """Two units touching the same two realms keep one order in both: a unit (original + copy)
+    is played at once, so if it comes first in one realm it comes first in the other. Crossed
+    pairings have no order at all (the cut loop would remove them one by one); this removes only
+    those, so it keeps every line. Added for up to NON_CROSSING_MAX_EVENTS events per turn."""
+    if cm.events_per_turn > NON_CROSSING_MAX_EVENTS:
+        return
+    m = cm.rm.model
+    by_realms: dict[tuple[int, frozenset[int]], list[tuple[dict[int, int], Any]]] = {}
+    for ((r, i), (n, j)), p in cm.pairs.items():
+        t = cm.rm.events[r][i].t
+        pos = {r: cm.rm.events[r][i].k, n: cm.rm.events[n][j].k}
+        by_realms.setdefault((t, frozenset((r, n))), []).append((pos, p))
+    for (_, realms), units in by_realms.items():
+        a, b = sorted(realms)
+        for (p1, x1), (p2, x2) in itertools.combinations(units, 2):
+            if (p1[a] - p2[a]) * (p1[b] - p2[b]) < 0:
+                m.add(x1 + x2 <= 1)
 
 
 def copies_unchanged(cm: Chapter4Model) -> None:
@@ -203,6 +229,7 @@ def boxes_need_stars(cm: Chapter4Model) -> None:
 #: chapter 4's rules as constraints (tests drop them one by one), plus the dominance rule
 CHAPTER4_RULES: tuple[Callable[[Chapter4Model], None], ...] = (
     swarm_pairs,
+    pairs_do_not_cross,
     copies_unchanged,
     no_three_pumpkin_power,
     dice_used_before_last_turn,
@@ -554,12 +581,16 @@ def _checked(game: Game, setup: Chapter4, line: Line) -> Chapter4Verdict:
 
 
 def solve_turns(setup: Chapter4, rolls: Sequence[tuple[int, int]], turns: int, solver: cp_model.CpSolver,
-                events_per_turn: int | None = None) -> tuple[TurnQuestion, Line | None]:
-    """A win by the end of turn `turns` (cut loop): the question's figures and the won line."""
+                events_per_turn: int | None = None, hint: Line | None = None,
+                on_cut: Callable[[Chapter4Model, cp_model.CpSolver, int], None] | None = None) -> tuple[TurnQuestion, Line | None]:
+    """A win by the end of turn `turns` (cut loop): the question's figures and the won line.
+    `hint`: a line to hint; `on_cut(cm, solver, t)` sees each solution before its turns 0..t are cut."""
     t0 = time.perf_counter()
     full = setup.game(tuple(rolls))
     bound = events_bound(setup, turns)
     cm = build_chapter4(setup, rolls[:turns], events_per_turn if events_per_turn is not None else bound)
+    if hint is not None:
+        hint_line(cm, hint)
     proven = cm.events_per_turn >= bound
     budget = solver.parameters.max_deterministic_time
     spent, cuts = 0.0, 0
@@ -581,6 +612,8 @@ def solve_turns(setup: Chapter4, rolls: Sequence[tuple[int, int]], turns: int, s
         cuts += 1
         if cuts > MAX_CUTS or (budget and spent >= budget):
             break
+        if on_cut is not None:
+            on_cut(cm, solver, found)
         forbid_history(cm, solver, found)
         if budget:
             solver.parameters.max_deterministic_time = max(0.1, budget - spent)
@@ -650,9 +683,13 @@ def line_values(cm: Chapter4Model, line: Line) -> list[tuple[Any, int]]:
             if act.source.kind == "swarm":
                 assert last is not None, "a swarm copy with no original"
                 orig, at = last
+                # the copy has the original's value; a shift on a swarm copy (illegal: a rule test)
+                # is a copy of v - shift changed by pumpkins to v
                 v = orig.source.base_value(turn.roll) + orig.shift
-                src: Source = FreeCopy("create", None, v) if orig.source.kind == "create" else FreeCopy("copy", orig.source.die, v)
-                out.append((cm.pairs[at, (r, e.index)], 1))
+                b = v - act.shift
+                src: Source = FreeCopy("create", None, b) if orig.source.kind == "create" else FreeCopy("copy", orig.source.die, b)
+                if (at, (r, e.index)) in cm.pairs:  # none for a copy in a non-neighbour (a rule test)
+                    out.append((cm.pairs[at, (r, e.index)], 1))
             else:
                 src = act.source
                 v = src.base_value(turn.roll) + act.shift
@@ -660,6 +697,7 @@ def line_values(cm: Chapter4Model, line: Line) -> list[tuple[Any, int]]:
             out.append((e.active, 1))
             out.append((e.use[src], 1))
             out.append((e.val[v], 1))
+            out.append((e.extra, int(act.extra)))
             enc = rm.encoders[r]
             assert enc.choice_lits is not None
             out.extend((lit, 1) for lit in enc.choice_lits(e, act.choice))
