@@ -119,6 +119,10 @@ class Chapter3Model:
     def marked(self, j: int) -> Any:
         return sum(self.space_marks(j))
 
+    def marked_by(self, j: int, t: int) -> Any:
+        """1 when space j is marked in (0-based) turn t or before, as a linear expression."""
+        return sum(x for (jj, r, i), x in self.marks.items() if jj == j and self.event(r, i).t <= t)
+
     def neighbour(self, t: int) -> int:
         """The realm next to the Boss in 0-based turn t (every place neighbours exactly one)."""
         (r,) = self.setup.neighbours(t)
@@ -183,10 +187,10 @@ def marks_in_track_order(cm: Chapter3Model) -> None:
     m = cm.rm.model
     n = len(cm.setup.track)
     for j in range(n - 1):
-        m.add(cm.marked(j + 1) <= cm.marked(j))
-        later = cm.space_marks(j + 1)
-        # turn_of(j+1) >= turn_of(j) when j+1 is marked (then j is marked too)
-        m.add(cm.turn_of(j) <= cm.turn_of(j + 1) + (cm.win_turn * (1 - sum(later)) if later else 0))
+        # by the end of every turn, space j + 1 is marked only if space j is (prefix sums: a
+        # tighter LP than comparing the turns of the two marks)
+        for t in range(cm.win_turn):
+            m.add(cm.marked_by(j + 1, t) <= cm.marked_by(j, t))
         for t in range(cm.win_turn):
             nb = cm.neighbour(t)
             if cm.setup.track[j] == "S" and scores_from_others(cm.game.realms[nb]):
