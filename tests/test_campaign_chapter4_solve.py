@@ -368,7 +368,7 @@ def test_cli_fleet_reports_each_candidate(tmp_path):
     rolls = tmp_path / "one.txt"
     rolls.write_text("5 1\n")
     res = _run("--rolls", str(rolls), "--fleet", "euphoria,scythe,wingspan,parks,libertalia,red-rising",
-               "--drawn", "euphoria,scythe", "--resource-target", "0-2", "--difficulty", "easy", "--time-limit", "0.05",
+               "--drawn", "euphoria,scythe", "--resource-target", "0", "--time-limit", "0.05",
                "--json")
     data = json.loads(res.output)
     assert len(data["candidates"]) == 6 * 3
