@@ -285,8 +285,20 @@ def test_earned_within_limit_is_a_rule(one_star, monkeypatch) -> None:
     assert not _feasible(setup, THREE, EARNS_A_PUMPKIN, CHAPTER2_RULES)
     assert _feasible(setup, THREE, EARNS_A_PUMPKIN, _without(cs.earned_within_limit))
     # the reading option: the winning step may earn it; the model then allows more than the cap
-    assert cs.cap_of_earned(build_chapter2(Chapter2(ROW3, win_beats_cap=True), THREE, rules=()),
-                            Chapter2(ROW3, win_beats_cap=True)) > 0
+    wide = Chapter2(ROW3, win_beats_cap=True)
+    assert cs.cap_of_earned(setup.game(THREE), setup) == 0
+    assert cs.cap_of_earned(wide.game(THREE), wide) > 0
+
+
+def test_events_sized_by_the_earned_cap() -> None:
+    """At most 11 pumpkins earned: at most 3 activations with the 3-pumpkin power in the game, so
+    each realm has at most 1 + 3 events a turn (fewer where the proven per-turn bound is smaller)."""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))[:4]
+    setup = Chapter2(("euphoria", "parks", "libertalia"))
+    rm = build_chapter2(setup, rolls)
+    assert cs.cap_of_earned(rm.game, setup) == 11 and rm.extras == [3] * 4
+    assert all(len(enc.turn_events(t)) == 4 for enc in rm.encoders for t in range(4))
+    assert [cs.extras_bound(rm.game, t) for t in range(4)] == [2, 4, 4, 4]  # turn 1 keeps its bound 2
 
 
 def test_pumpkins_spent_within_limit_binds_on_its_own(one_star, monkeypatch) -> None:
