@@ -36,7 +36,7 @@ from solver.campaign.chapter2 import (
     start_chapter2,
 )
 from solver.campaign.chapter2_solve import CHAPTER2_RULES, build_chapter2, choose_setup, order_chapter2, solve_chapter2
-from solver.engine import apply_activation, end_choice_sets, end_turn, legal_actions, realm_stars, start
+from solver.engine import Game, apply_activation, end_choice_sets, end_turn, legal_actions, realm_stars, start
 from solver.errors import IllegalAction, InputError
 from solver.line import Activation, Line, TurnPlay, parse_line_text
 from solver.rolls import load_rolls
@@ -229,6 +229,32 @@ def test_cut_is_sound_against_brute_force(one_star, seed) -> None:
             assert check_chapter2(game, setup, found).won
         else:
             assert not every_ordering_wins(setup, rolls, plan)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_stars_never_drop(seed) -> None:
+    """`six_stars_everywhere` asks for 6 stars at the END of turn W: sound only because a base
+    realm's stars never drop, so the stars marked at the win are still there. Random legal lines
+    (preferring scoring) over every realm chapter 2 allows, star counts after every step."""
+    from solver.campaign.chapter2 import exclusion_reason
+    from solver.realms import get_realm, solvable_keys
+
+    keys = sorted(k for k in solvable_keys() if exclusion_reason(get_realm(k)) is None)
+    rng = random.Random(seed)
+    for row in (keys[i:i + 3] for i in range(0, len(keys), 3)):
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(6))
+        game = Game(tuple(get_realm(k) for k in row), rolls)
+        st = start(game)
+        before = realm_stars(game, st)
+        while st.turn < game.turns:
+            options = [a for a in legal_actions(game, st) if isinstance(a, Activation)] if not all(st.die_spent) else []
+            if options:
+                st = apply_activation(game, st, rng.choice(options))
+            else:
+                st = end_turn(game, st, end_choice_sets(game, st)[0])
+            now = realm_stars(game, st)
+            assert all(b <= n for b, n in zip(before, now)), (row, before, now)
+            before = now
 
 
 # ---- each rule of the model: a line that breaks only it ----------------------------------------

@@ -39,7 +39,7 @@ from ortools.sat.python import cp_model
 
 from ..engine import Game
 from ..errors import IllegalAction, InputError
-from ..line import Activation, Line, TurnPlay
+from ..line import Activation, Line, Source, TurnPlay
 from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
@@ -75,8 +75,6 @@ Rule = Callable[[RoundModel, Chapter2], None]
 def dice_used_before_last_turn(rm: RoundModel, setup: Chapter2) -> None:
     """Every rolled die is used exactly once in every turn before the model's last (the winning
     turn W stops at the winning step: there the base model's 'at most once' stays)."""
-    from ..line import Source
-
     for t in range(rm.game.turns - 1):
         for k in (0, 1):
             rm.model.add(sum(e.use[Source("die", k)] for evs in rm.events for e in evs if e.t == t) == 1)
