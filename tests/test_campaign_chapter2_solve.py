@@ -151,6 +151,21 @@ def test_won_line_passes_the_checker(one_star) -> None:
     assert exhaustive_win_turn(Chapter2(ROW, "hard"), ROLLS[:1]) is None  # turn 1 cannot win (brute force)
 
 
+def test_a_win_after_an_undecided_turn_is_not_proven_fewest(one_star, monkeypatch) -> None:
+    """When a smaller W was not decided (the limit), the win found is given but the answer is
+    unknown (exit 3): its turn count is not proven fewest. (W = 1 is stubbed as undecided.)"""
+    real = cs.ask_turn
+
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions()):
+        return cs.TurnQuestion(w, "unknown") if w == 1 else real(setup, rolls, w, solver, options)
+
+    monkeypatch.setattr(cs, "ask_turn", ask)
+    res = solve_chapter2(Chapter2(ROW, "normal"), ROLLS)
+    assert res.status == "unknown" and res.exit_code == 3 and res.turn == 2 and res.line is not None
+    assert not res.as_json()["proven_fewest"]
+    assert "not proven fewest" in cs.answer_lines(res)[0]
+
+
 def test_rightmost_rule_impossible_agrees_with_brute_force(one_star) -> None:
     """Hard: the order-free model has a 'win' (euphoria scores while rightmost); the order search
     cuts it (and the other orders of it) until INFEASIBLE; brute force finds no win either."""
