@@ -160,7 +160,8 @@ def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms,
                                                                        monkeypatch) -> None:
     """The earliest win (or none) agrees with the exhaustive search; and (cut soundness, the
     other way) every history cut off while solving has no order of its turns (every
-    interleaving, judged by check_chapter3) that goes on or wins."""
+    interleaving, judged by check_chapter3) that goes on or wins. Star cuts rest on
+    realm_star_rises (tested against the engine below)."""
     setup = Chapter3(realms, track, target, difficulty, turns=len(rolls))
     game = setup.game(rolls)
     cuts: list = []
@@ -172,11 +173,20 @@ def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms,
             cuts.append((sets, found, w))
         return found
 
+    star_rounds: list = []
+    real_star = cs.star_cuts
+
+    def star_spy(*args):
+        found = real_star(*args)
+        star_rounds.extend([found] if found else [])
+        return found
+
     monkeypatch.setattr(cs, "order_history", spy)
+    monkeypatch.setattr(cs, "star_cuts", star_spy)
     res = solve_chapter3(setup, rolls)
     wins = exhaustive_wins(setup, rolls, limit=1)
     assert res.win_turn == earliest(wins)
-    assert res.turns == len(rolls) and res.cuts == len(cuts)
+    assert res.turns == len(rolls) and res.cuts == len(cuts) + len(star_rounds)
     if wins:
         assert res.status == "won" and res.proven_earliest and res.exit_code == 0
         verdict = check_chapter3(game, setup, res.line)
@@ -188,7 +198,7 @@ def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms,
     for sets, t, w in cuts:
         assert not alive_by_checker(game, setup, sets, t, w)
     if realms == S:
-        assert cuts, "this instance needs cuts (stars rise at steps the model cannot see)"
+        assert res.cuts, "this instance needs cuts (stars rise at steps the model cannot see)"
 
 
 # ---- each rule of CHAPTER3_RULES: a line only that rule rejects ----------------------------------
@@ -283,3 +293,26 @@ def test_redundant_pumpkin_bound_is_the_earn_limits() -> None:
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = 1
     assert solver.solve(cm.rm.model) == cp_model.INFEASIBLE
+
+
+@pytest.mark.parametrize("realms,rolls,track,difficulty,target", WON[:3])
+def test_realm_star_rises_agree_with_the_engine(realms, rolls, track, difficulty, target) -> None:
+    """The star cuts' premise: a realm that does not score from the others gains a star at an
+    activation exactly when the engine's replay of the whole line says so (winning lines of
+    the exhaustive search, every realm)."""
+    setup = Chapter3(realms, track, target, difficulty, turns=len(rolls))
+    game = setup.game(rolls)
+    for line in exhaustive_wins(setup, rolls, limit=4):
+        sets = turn_sets_of(line, realms)
+        state = start(game)
+        seen = {r: [[] for _ in line.turns] for r in range(3)}
+        for t, tp in enumerate(line.turns):
+            for act in tp.actions:
+                after = apply_activation(game, state, act)
+                r = game.index(act.realm)
+                seen[r][t].append(realm_stars(game, after)[r] > realm_stars(game, state)[r])
+                state = after
+            if t + 1 < len(line.turns):
+                state = end_turn(game, state, dict(tp.end))
+        for r in range(3):
+            assert cs.realm_star_rises(game, r, sets, len(line.turns)) == seen[r]

@@ -39,7 +39,7 @@ from ..errors import IllegalAction, InputError
 from ..line import Activation, Line, Source, TurnPlay
 from ..model import Event, ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
-from ..realms.base import Realm
+from ..realms.base import Realm, TurnEnd, Use
 from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
@@ -354,6 +354,91 @@ def history_cut(cm: Chapter3Model, solver: cp_model.CpSolver, t: int) -> list[Li
     return lits
 
 
+def realm_star_rises(game: Game, r: int, sets: TurnSets, turns: int) -> list[list[bool]] | None:
+    """Per turn, for each activation of realm r in its order: does r's star count (capped) rise?
+
+    For a realm that does not score from the others, its sheet changes only with its own
+    activations (value, source, choice) and its end-of-turn steps, so this follows r alone; None
+    when the card refuses a step (the full order search then judges the solution)."""
+    realm = game.realms[r]
+    rules = game.rules
+    sheet = realm.initial(rules)
+    out: list[list[bool]] = []
+    for t in range(turns):
+        roll = game.rolls[t]
+        rises = []
+        placed = [False, False]
+        for act in sets[t][0][r]:
+            before = min(rules.star_cap, realm.stars(sheet, rules))
+            value = act.source.base_value(roll) + act.shift
+            try:
+                sheet = realm.apply(sheet, Use(value, act.source, roll, t), act.choice, rules).state
+            except IllegalAction:
+                return None
+            rises.append(min(rules.star_cap, realm.stars(sheet, rules)) > before)
+            if act.source.kind == "die" and act.source.die is not None:
+                placed[act.source.die] = True
+        out.append(rises)
+        if t + 1 < turns:
+            info = TurnEnd(roll, (placed[0], placed[1]), t, t == game.turns - 1)
+            wanted = dict(sets[t][2]).get(realm.key, ())
+            opts = dict(realm.end_turn_options(sheet, info, rules))
+            if wanted not in opts:
+                return None
+            sheet = opts[wanted]
+    return out
+
+
+def star_cuts(cm: Chapter3Model, solver: cp_model.CpSolver, game: Game, sets: TurnSets) -> list[list[Lit]]:
+    """No-goods for star marks the model put on an activation of a realm whose stars do not rise
+    there (`realm_star_rises`: it depends on that realm's own decisions only): that realm's
+    decisions up to that turn and the mark cannot go together. Realms that score from the others
+    are left to the full order search."""
+    rm = cm.rm
+    cuts: list[list[Lit]] = []
+    rises: dict[int, list[list[bool]] | None] = {}
+    for (j, r, i), x in cm.marks.items():
+        if cm.setup.track[j] != "S" or not solver.boolean_value(x):
+            continue
+        if scores_from_others(game.realms[r]):
+            continue
+        if r not in rises:
+            rises[r] = realm_star_rises(game, r, sets, cm.win_turn)
+        steps = rises[r]
+        e = cm.event(r, i)
+        if steps is None:
+            continue
+        k = sum(1 for o in rm.encoders[r].turn_events(e.t) if o.index < e.index)
+        if k < len(steps[e.t]) and not steps[e.t][k]:
+            cuts.append(realm_history_literals(cm, solver, r, e.t) + [x])
+    return cuts
+
+
+def realm_history_literals(cm: Chapter3Model, solver: cp_model.CpSolver, r: int, t: int) -> list[Lit]:
+    """Literals pinning every decision of realm r in turns 0..t (as RoundModel.history_literals
+    does for all realms) and its end-of-turn choices before turn t."""
+    rm = cm.rm
+    enc = rm.encoders[r]
+    lits: list[Lit] = []
+
+    def pin(x: Lit) -> None:
+        lits.append(x if solver.boolean_value(x) else ~x)
+
+    for e in enc.events:
+        if e.t > t:
+            continue
+        pin(e.active)
+        if solver.boolean_value(e.active):
+            lits.extend(x for x in e.use.values() if solver.boolean_value(x))
+            lits.extend(x for x in e.num.values() if solver.boolean_value(x))
+            for x in enc.event_bools.get(e.index, []):
+                pin(x)
+    if enc.decode_end is not None and enc.end_lits is not None:
+        for tt in range(t):
+            lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))
+    return lits
+
+
 def _checked(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
     """The checker's verdict on a line the search calls won; anything else is a bug."""
     verdict = check_chapter3(game, setup, line)
@@ -375,13 +460,18 @@ def _run(cm: Chapter3Model, game: Game, solver: cp_model.CpSolver) -> tuple[str,
             return "impossible", None, cuts, spent
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "unknown", None, cuts, spent
-        found = order_history(game, cm.setup, cm.rm.turn_sets(solver), cm.win_turn)
-        if isinstance(found, Line):
-            return "won", found, cuts, spent
+        sets = cm.rm.turn_sets(solver)
+        local = star_cuts(cm, solver, game, sets)
+        if not local:
+            found = order_history(game, cm.setup, sets, cm.win_turn)
+            if isinstance(found, Line):
+                return "won", found, cuts, spent
+            local = [history_cut(cm, solver, found)]
         cuts += 1
         if cuts > MAX_CUTS or (budget and spent >= budget):
             return "unknown", None, cuts, spent
-        cm.rm.model.add_bool_or([~x for x in history_cut(cm, solver, found)])
+        for lits in local:
+            cm.rm.model.add_bool_or([~x for x in lits])
         if budget:
             solver.parameters.max_deterministic_time = max(0.1, budget - spent)
 
