@@ -316,3 +316,106 @@ def test_realm_star_rises_agree_with_the_engine(realms, rolls, track, difficulty
                 state = end_turn(game, state, dict(tp.end))
         for r in range(3):
             assert cs.realm_star_rises(game, r, sets, len(line.turns)) == seen[r]
+
+
+# ---- setup choice ---------------------------------------------------------------------------------
+
+def test_fleet_tries_every_third_realm_in_every_row_order() -> None:
+    """One turn, track P: the Boss is above the middle realm in turn 1, so a row wins exactly
+    when its middle realm can gain a pumpkin from this roll (scythe cannot): the order matters.
+    Each row's answer agrees with the exhaustive search."""
+    rolls = ((2, 5),)
+    fleet = ("parks", "wurfelwelten", "libertalia", "scythe", "azul")
+    res = choose_setup(fleet, ("libertalia", "wurfelwelten"), Chapter3(R, ("P",), (), "easy", turns=1), rolls)
+    assert len(res.candidates) == 3 * 6
+    assert {c.third for c in res.candidates} == {"parks", "scythe", "azul"}
+    for c in res.candidates:
+        setup = Chapter3(c.realms, ("P",), (), "easy", turns=1)
+        assert c.status == ("won" if exhaustive_wins(setup, rolls, limit=1) else "impossible")
+        assert (c.status == "impossible") == (c.realms[1] == "scythe")
+    assert res.best is not None and res.status == "won" and res.exit_code == 0
+    best = Chapter3(res.best.realms, ("P",), (), "easy", turns=1)
+    assert check_chapter3(best.game(rolls), best, res.best.answer.line).won
+    assert json.loads(json.dumps(res.as_json()))["best"] == list(res.best.realms)
+
+
+# ---- command line ---------------------------------------------------------------------------------
+
+def run_cli(*args: str):
+    return CliRunner().invoke(cli_module.cli, ["chapter3", *args])
+
+
+EXAMPLE = ["--rolls", str(CAMPAIGN / "chapter3-solve-rolls.txt"), "--realms", "parks,wurfelwelten,libertalia",
+           "--tracks", str(CAMPAIGN / "chapter3-tracks.txt"), "--damage-roll", "3", "--turn-target", "2-3"]
+
+
+def test_cli_example_wins_and_the_line_checks() -> None:
+    """The documented example: turn 2 proven impossible, won in turn 3 (proven earliest); the
+    printed line is accepted by `solve check chapter3` (the stored example line too)."""
+    res = run_cli(*EXAMPLE, "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["status"] == "won" and out["win_turn"] == 3 and out["proven_earliest"]
+    assert [q["status"] for q in out["questions"]] == ["impossible", "won"]
+    assert out["turns"] == 15 and out["verdict"]["outcome"] == "won"
+    rolls = [r for r in (CAMPAIGN / "chapter3-solve-rolls.txt").read_text().splitlines() if r and not r.startswith("#")]
+    from solver.rolls import parse_rolls
+
+    setup = Chapter3(R, ("H", "P", "S", "C"), (2, 3))
+    game = setup.game(parse_rolls("\n".join(rolls)))
+    assert check_chapter3(game, setup, parse_line_text(out["line_text"])).won
+    stored = parse_line_text((CAMPAIGN / "chapter3-solve-win-line.txt").read_text())
+    assert check_chapter3(game, setup, stored).won
+
+
+def test_cli_text_answer(tmp_path) -> None:
+    rolls = tmp_path / "r.txt"
+    rolls.write_text("2 5\n1 3\n")
+    res = run_cli("--rolls", str(rolls), "--realms", "parks,wurfelwelten,libertalia", "--track", "coin,heart",
+                  "--difficulty", "easy")
+    assert res.exit_code == 0, res.output
+    assert "WON in turn 2" in res.output and "proven earliest" in res.output and "used 2 of the 2" in res.output
+    assert "line (text format):" in res.output
+
+
+def test_cli_impossible_and_unknown(tmp_path) -> None:
+    rolls = tmp_path / "r.txt"
+    rolls.write_text("2 5\n1 3\n")
+    res = run_cli("--rolls", str(rolls), "--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H,P",
+                  "--turn-target", "1", "--difficulty", "hard", "--json")
+    assert res.exit_code == 1, res.output
+    assert json.loads(res.output)["status"] == "impossible"
+    res = run_cli(*EXAMPLE[:-2], "--turn-target", "7-8", "--time-limit", "0.001")
+    assert res.exit_code == 3, res.output
+    assert "UNKNOWN" in res.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--realms", "parks,wurfelwelten"], "--realms"),
+    (["--realms", "parks,wurfelwelten,nowhere"], "nowhere"),
+    (["--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H,X"], "unknown damage space"),
+    (["--realms", "parks,wurfelwelten,libertalia"], "damage track"),
+    (["--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H", "--turn-target", "3-5"], "consecutive"),
+    (["--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H", "--turn-target", "4-5"], "only 2 turn"),
+    (["--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H", "--turn-target", "1-2", "--time-limit", "0"], "--time-limit"),
+    (["--fleet", "parks,wurfelwelten,libertalia,scythe,azul", "--damage-track", "H", "--turn-target", "1-2"], "--drawn"),
+    (["--fleet", "parks,wurfelwelten,libertalia,scythe", "--drawn", "parks,azul", "--damage-track", "H", "--turn-target", "1-2"], "--fleet"),
+    (["--fleet", "parks,wurfelwelten,libertalia,scythe,azul", "--drawn", "parks,wingspan", "--damage-track", "H",
+      "--turn-target", "1-2"], "not in the fleet"),
+])
+def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, needle) -> None:
+    rolls = tmp_path / "r.txt"
+    rolls.write_text("2 5\n1 3\n")
+    res = run_cli("--rolls", str(rolls), *args)
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0]
+
+
+def test_cli_bad_rolls_file_names_file_and_line(tmp_path) -> None:
+    rolls = tmp_path / "r.txt"
+    rolls.write_text("2 5\n1 9\n")
+    res = run_cli("--rolls", str(rolls), "--realms", "parks,wurfelwelten,libertalia", "--damage-track", "H",
+                  "--difficulty", "easy")
+    assert res.exit_code == 2
+    assert "r.txt" in res.output and "line 2" in res.output and len(res.output.strip().splitlines()) == 1

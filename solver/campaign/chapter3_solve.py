@@ -810,7 +810,7 @@ def print_answer(console: Any, answer: Chapter3Result | FleetResult) -> None:
         if res.status == "won" and res.line is not None and res.verdict is not None:
             console.print(Text("line (text format):\n" + res.line.to_text().rstrip()))
             console.print(Text("\n".join(verdict_lines(s, res.verdict))))
-            proof = ("proven earliest (every earlier target turn proven impossible)" if res.proven_earliest else
+            proof = ("proven earliest (every earlier target turn, if any, proven impossible)" if res.proven_earliest else
                      "NOT proven earliest (an earlier target turn was not decided)")
             console.print(Text(f"WON in turn {res.win_turn} (checked by check_chapter3), {proof} — {where}",
                                style="bold green"))
