@@ -42,10 +42,9 @@ from ..realms import get_realm, is_solvable
 from ..realms.base import Realm, TurnEnd, Use
 from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
-from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
+from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress  # noqa: F401 (cli.py imports it here)
 from .chapter3 import (
     EARN_LIMIT,
-    SYMBOL_NAMES,
     TURNS,
     Chapter3,
     Chapter3Verdict,
