@@ -119,18 +119,35 @@ def brute_force_wins(setup: Chapter4, rolls, start=None, first: int = 0) -> bool
 
 # ---- won answers ---------------------------------------------------------------------------------
 
-def test_won_answer_passes_the_checker_and_says_its_turns():
+def test_win_found_passes_the_checker_and_says_its_turns():
     res = c4.solve_chapter4(EASY, TINY, time_limit=1.0)
-    assert res.status == "won" and res.exit_code == 0
-    assert res.turns_used == 3
+    assert res.line is not None and res.turns_used == 3
     verdict = check_chapter4(EASY.game(TINY), EASY, res.line)
     assert verdict.won and len(verdict.boxes) == 5
     # the text form round-trips and still wins
     again = parse_chapter4_line_text(res.line.to_text())
     assert check_chapter4(EASY.game(TINY), EASY, again).won
-    # turn 1 is proven impossible (the proven events bound); turn 2 is not decided in 1 det-s
+    # turn 1 is proven impossible (the proven events bound); turn 2 is not decided in 1 det-s, so
+    # the win is not proven the earliest: status unknown (exit 3), the line still given
     assert res.questions[0].status == "impossible" and res.questions[0].proven_bound
-    assert res.as_json()["proven_impossible_turns"] == [1]
+    assert res.questions[1].status == "unknown"
+    assert res.status == "unknown" and res.exit_code == 3 and not res.earliest_proven
+    assert res.as_json()["proven_impossible_turns"] == [1] and res.as_json()["line_text"]
+
+
+def test_status_won_only_when_every_earlier_turn_is_proven_impossible(monkeypatch):
+    """The earliest-win rule, with the CP-SAT questions replaced by fixed answers."""
+    def answers(unknown_at):
+        def fake(setup, rolls, w, solver, events_per_turn=None, hint=None, on_cut=None):
+            return c4.TurnQuestion(w, "unknown" if w == unknown_at else "impossible", 5, True), None
+        return fake
+
+    monkeypatch.setattr(c4, "solve_turns", answers(None))
+    res = c4.solve_chapter4(EASY, TINY, time_limit=1.0)
+    assert res.status == "won" and res.exit_code == 0 and res.earliest_proven and res.turns_used == 3
+    monkeypatch.setattr(c4, "solve_turns", answers(2))
+    res = c4.solve_chapter4(EASY, TINY, time_limit=1.0)
+    assert res.status == "unknown" and res.line is not None and not res.earliest_proven
 
 
 def test_cp_sat_line_is_ordered_and_checked():
@@ -354,12 +371,13 @@ def _run(*args: str):
 def test_cli_won_and_json():
     res = _run("--rolls", SOLVE_ROLLS, "--grid", "euphoria,scythe/wingspan,parks", "--resource-target", "1-3",
                "--difficulty", "easy", "--time-limit", "1")
-    assert res.exit_code == 0, res.output
-    assert "WON at turn 3" in res.output and "checked by check_chapter4" in res.output
+    assert res.exit_code == 3, res.output  # turn 2 is not decided: not proven the earliest
+    assert "a win was found but not proven the earliest; WON at turn 3" in res.output
+    assert "checked by check_chapter4" in res.output
     res = _run("--rolls", SOLVE_ROLLS, "--grid", "euphoria,scythe/wingspan,parks", "--resource-target", "1-3",
                "--difficulty", "easy", "--time-limit", "1", "--json")
     data = json.loads(res.output)
-    assert data["status"] == "won" and data["turns_used"] == 3
+    assert data["status"] == "unknown" and data["turns_used"] == 3 and data["earliest_proven"] is False
     line = parse_chapter4_line_text(data["line_text"])
     assert check_chapter4(EASY.game(TINY), EASY, line).won
 

@@ -504,9 +504,10 @@ class TurnQuestion:
 class Chapter4Result:
     """The answer to "can these rolls win chapter 4 with this setup, and how early?".
 
-    status: "won" (a line replayed by check_chapter4: won), "impossible" (proven for every turn
-    count the rolls allow), "unknown" (a limit stopped some turn count and nothing won).
-    `earliest_proven`: every smaller turn count was proven impossible."""
+    status: "won" (a line replayed by check_chapter4: won, and every smaller turn count proven
+    impossible: the earliest win), "impossible" (proven for every turn count the rolls allow),
+    "unknown" (a limit stopped some turn count; a winning line found is still given, its turn
+    then not proven the earliest)."""
 
     setup: Chapter4
     rolls: tuple[tuple[int, int], ...]
@@ -531,7 +532,7 @@ class Chapter4Result:
 
     @property
     def earliest_proven(self) -> bool:
-        return self.status == "won" and all(q.status == "impossible" for q in self.questions[:-1])
+        return self.line is not None and all(q.status == "impossible" for q in self.questions[:-1])
 
     @property
     def proven_impossible_turns(self) -> list[int]:
@@ -655,6 +656,8 @@ def solve_chapter4(setup: Chapter4, rolls: Sequence[tuple[int, int]], time_limit
         res.questions.append(TurnQuestion(len(quick.turns), "won", 0, False, note="quick line (engine beam search)"))
     if res.line is not None:
         res.verdict = check_chapter4(setup.game(rolls), setup, res.line)
+        # the earliest-win question: won only when every smaller turn count is proven impossible
+        res.status = "won" if res.earliest_proven else "unknown"
     else:
         res.status = "impossible" if res.questions and all(q.status == "impossible" for q in res.questions) else "unknown"
     res.solve_time = time.perf_counter() - t0
@@ -759,8 +762,9 @@ class FleetResult:
 
     @property
     def best(self) -> Candidate | None:
-        """The winning candidate with the fewest turns (ties: the order tried); None if none wins."""
-        won = [c for c in self.candidates if c.status == "won" and c.answer is not None]
+        """The candidate with a winning line in the fewest turns (ties: the order tried; its
+        status says whether that turn is proven the earliest); None if no line wins."""
+        won = [c for c in self.candidates if c.answer is not None and c.answer.line is not None]
         return min(won, key=lambda c: c.answer.turns_used or MAX_TURNS) if won else None  # type: ignore[union-attr]
 
     @property
@@ -911,10 +915,11 @@ def answer_lines(res: Chapter4Result) -> list[str]:
     head = (f"grid {s.realms[0]} | {s.realms[1]} / {s.realms[2]} | {s.realms[3]}; target {s.target_text()}, "
             f"{s.difficulty}; win_box {s.win_box}, swarm_sources {s.swarm_sources}")
     out = []
-    if res.status == "won" and res.line is not None and res.verdict is not None:
+    if res.line is not None and res.verdict is not None:
         out.append("line (text format):")
         out.extend(res.line.to_text().rstrip().splitlines())
-        out.append(f"WON at turn {res.verdict.turn}, action {res.verdict.action}: {res.verdict.reason} "
+        word = "WON" if res.status == "won" else "UNKNOWN: a win was found but not proven the earliest; WON"
+        out.append(f"{word} at turn {res.verdict.turn}, action {res.verdict.action}: {res.verdict.reason} "
                    f"(checked by check_chapter4) — {head}")
     elif res.status == "impossible":
         out.append(f"IMPOSSIBLE: no line wins by any turn of the rolls, proven (each turn count's model INFEASIBLE "
@@ -941,7 +946,8 @@ def print_answer(echo: Callable[[str], None], answer: Chapter4Result | FleetResu
         g = c.grid
         detail = c.note
         if c.answer is not None:
-            detail = (f"won at turn {c.answer.turns_used}" if c.status == "won" else
+            detail = (f"won at turn {c.answer.turns_used}" + ("" if c.status == "won" else " (not proven the earliest)")
+                      if c.answer.line is not None else
                       "proven: no win" if c.status == "impossible" else "time limit: not decided")
         echo(f"  {g[0]} | {g[1]} / {g[2]} | {g[3]}: {c.status.upper()} — {detail}")
     echo(f"note: {LAYOUT_NOTE}")
