@@ -61,7 +61,8 @@ def main() -> None:
         wall = time.perf_counter() - t0
         counts[res.status] = counts.get(res.status, 0) + 1
         proven = res.proven_impossible_turns
-        table.add_row(str(seed), f"{grid[0]} | {grid[1]} / {grid[2]} | {grid[3]}", setup.target_text(), res.status,
+        status = res.status + (" (win found)" if res.status == "unknown" and res.line is not None else "")
+        table.add_row(str(seed), f"{grid[0]} | {grid[1]} / {grid[2]} | {grid[3]}", setup.target_text(), status,
                       str(res.turns_used or "-") + (" (earliest)" if res.earliest_proven else ""),
                       ",".join(map(str, proven)) or "-", f"{res.deterministic_time:.2f}", f"{wall:.1f}")
         print(f"seed {seed}: {res.status} ({wall:.1f} s wall, {res.deterministic_time:.2f} det-s)", file=sys.stderr, flush=True)
