@@ -53,7 +53,6 @@ from .chapter4 import (
     EXCLUSION_RULE,
     GRID_NAMES,
     MAX_TURNS,
-    NEIGHBOURS,
     SWARM,
     Chapter4,
     Chapter4Verdict,
