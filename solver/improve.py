@@ -44,17 +44,21 @@ def improve_line(
     settings: ImproveSettings = ImproveSettings(),
     options: ModelOptions = ModelOptions(),
     progress: Callable[[int], None] | None = None,
+    stop_at: int | None = None,
 ) -> tuple[Line, float]:
     """Slide a window of turns over the line; re-solve the window with the rest fixed.
 
     `solve_window(rm, limit)` solves a model (already maximising, rest fixed, line hinted) within
     `limit` deterministic seconds and returns (a legal line or None, deterministic time used).
-    Returns the best line (engine-scored, never worse than `line`) and the time spent."""
+    Returns the best line (engine-scored, never worse than `line`) and the time spent; stops as
+    soon as the line scores `stop_at` or more (a target question needs no more)."""
     best, best_score = line, line_score(game, line, star_weight)
     spent = 0.0
     turns = game.turns
     width = min(settings.window, turns)
     for _ in range(settings.passes):
+        if stop_at is not None and best_score >= stop_at:
+            break
         before = best_score
         for a in range(0, turns - width + 1):
             left = budget - spent
@@ -72,6 +76,8 @@ def improve_line(
                     best, best_score = found, score
                     if progress is not None:
                         progress(best_score // star_weight)
+                    if stop_at is not None and best_score >= stop_at:
+                        return best, spent
         if best_score == before:
             break  # a whole pass found nothing better: another would repeat the same solves
     return best, spent

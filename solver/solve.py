@@ -380,11 +380,31 @@ def solve_target(
         if rep.stars_total < target:
             raise ModelDisagreement(f"witness has {rep.stars_total} stars, below the target {target}")
         result.status = "reachable"
+    elif status == "unknown":
+        # no witness and no proof within the limit: look for a witness window by window
+        witness, used = witness_search(game, target, params, time_limit, workers, options)
+        result.deterministic_time += used
+        if witness is not None:
+            rep = _replayed(game, witness)
+            result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), witness, rep
+            result.status = "reachable"
     elif status == "infeasible":
         result.status = "unreachable"
         result.star_bound = target - 1
         result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
     return result
+
+
+def witness_search(game: Game, target: int, params: dict[str, Any], time_limit: float | None, workers: int | None,
+                   options: ModelOptions = ModelOptions()) -> tuple[Line | None, float]:
+    """A line with at least `target` stars from the quick line improved window by window
+    (solver/improve.py), or None; and the deterministic time spent. Finds only, never proves."""
+    start = _quick_line(game, params, time_limit, options) or greedy_line(game)
+    spent = min(params.get("quick_deterministic_time", 2.0), time_limit or params.get("quick_deterministic_time", 2.0))
+    budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
+    line, used = improve_line(game, start, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params),
+                              options, stop_at=STAR_WEIGHT * target)
+    return (line if replay(game, line).stars_total >= target else None), spent + used
 
 
 def effective_params(solver: cp_model.CpSolver) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from solver.improve import ImproveSettings, fix_outside, improve_line, line_scor
 from solver.model import RoundModel
 from solver.playout import greedy_line
 from solver.realms import get_realm
-from solver.solve import STAR_WEIGHT, _window_solver, load_params, solve_optimal
+from solver.solve import STAR_WEIGHT, _window_solver, load_params, solve_optimal, witness_search
 
 REALMS = ("libertalia", "parks", "wurfelwelten")
 ROLLS = ((2, 5), (1, 3), (1, 4))
@@ -63,3 +63,16 @@ def test_same_input_same_line():
     first, _ = _improve(game, settings)
     second, _ = _improve(game, settings)
     assert first == second
+
+
+def test_witness_search_finds_a_reachable_target_and_never_claims_an_unreachable_one():
+    game = _game()
+    params = load_params("target")
+    best = solve_optimal(game, time_limit=30, prove=False)
+    assert best.status == "optimal"
+    assert replay(game, greedy_line(game)).stars_total < best.stars  # the greedy start is not enough
+    witness, spent = witness_search(game, best.stars, params, 20.0, 1)
+    assert witness is not None and replay(game, witness).stars_total >= best.stars
+    assert spent > 0
+    none, _ = witness_search(game, best.stars + 1, params, 5.0, 1)
+    assert none is None
