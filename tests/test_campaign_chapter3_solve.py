@@ -238,6 +238,12 @@ RULE_CASES = [
      + T2 + "  die1 -> libertalia benefit=yes pirate=4\n  die2 -> wurfelwelten benefit=C world=1\n"
      "turn 3 roll 4 1\n  die2 -> libertalia benefit=yes pirate=2\n  die1 -> wurfelwelten benefit=H world=2\n",
      "1 of 3"),
+    # a heart next to the Boss in turn 1 marks the space at once; the model may not keep it for
+    # libertalia's heart in turn 2
+    (cs.resource_marks_automatic, R, ((2, 5), (1, 3)), "H", 2,
+     T1 + "  die2 -> wurfelwelten benefit=H world=3\n  die1 -> parks trail=1\n"
+     + T2 + "  die1 -> libertalia benefit=yes pirate=4\n  die2 -> wurfelwelten benefit=C world=1\n",
+     "outside the turn target"),
     # the only heart next to the Boss comes in turn 1: the last space is marked outside the target
     (cs.last_space_in_turn_w, R, ((2, 5), (1, 3)), "H", 2,
      T1 + "  die2 -> wurfelwelten benefit=H world=3\n  die1 -> parks trail=1\n"

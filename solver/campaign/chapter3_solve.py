@@ -202,6 +202,35 @@ def marks_in_track_order(cm: Chapter3Model) -> None:
                     m.add_bool_or([~cm.marks[j, nb, a.index], ~cm.marks[j + 1, nb, b.index]])
 
 
+def resource_marks_automatic(cm: Chapter3Model) -> None:
+    """Marking is automatic: an activation of the realm next to the Boss that gains the resource
+    of the leftmost unmarked space marks it (the model may not save it for later). "Before" is
+    the order of the neighbour's activations, turn by turn, which is the order of the marks when
+    no realm of the row scores from the others (otherwise a star mark may sit on another
+    realm's step of the same turn: the rule is then left to the cuts)."""
+    if any(scores_from_others(r) for r in cm.game.realms):
+        return
+    m = cm.rm.model
+    track = cm.setup.track
+    for t in range(cm.win_turn):
+        nb = cm.neighbour(t)
+        enc = cm.rm.encoders[nb]
+        for e in enc.turn_events(t):
+            def before(j: int) -> Any:
+                return sum(x for (jj, r, i), x in cm.marks.items()
+                           if jj == j and (cm.event(r, i).t < t or (cm.event(r, i).t == t and r == nb and i < e.index)))
+            for j, sym in enumerate(track):
+                if sym == "S":
+                    continue
+                gain = enc.gain.get(e.index, {}).get(sym, 0)
+                if isinstance(gain, int) and gain == 0:
+                    continue
+                g = m.new_bool_var(f"gains[{sym},{e.tag}]")
+                m.add(gain <= 0).only_enforce_if(~g)
+                prev = before(j - 1) if j else 1
+                m.add(cm.marks[j, nb, e.index] >= prev - before(j) + g - 1)
+
+
 def last_space_in_turn_w(cm: Chapter3Model) -> None:
     """The win: every space marked, the last one in turn W (a target turn; easy: any turn)."""
     m = cm.rm.model
@@ -240,6 +269,7 @@ CHAPTER3_RULES: tuple[Callable[[Chapter3Model], None], ...] = (
     star_marks_within_stars,
     one_mark_per_activation,
     marks_in_track_order,
+    resource_marks_automatic,
     last_space_in_turn_w,
     earn_limit,
 )
