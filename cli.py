@@ -271,7 +271,8 @@ def check_chapter2_command(realms: str, rolls_path: str, line_path: str, difficu
 def chapter2_command(rolls_path: str, realms: str | None, difficulty: str, win_beats_cap: bool, fleet: str | None,
                      drawn: str | None, time_limit: float | None, workers: int | None, as_json: bool) -> None:
     """Solve campaign chapter 2: the fewest-turn win (checked, proven fewest), or a proof that none wins."""
-    from solver.campaign.chapter2_solve import print_answer, run_command, stderr_progress
+    from solver.campaign.answers import stderr_progress
+    from solver.campaign.chapter2_solve import print_answer, run_command
 
     answer = _guarded(lambda: run_command(rolls_path, realms, difficulty, win_beats_cap, fleet, drawn, time_limit,
                                           workers, stderr_progress()))
@@ -355,7 +356,7 @@ def chapter4_command(rolls_path: str, grid: str | None, target_text: str, diffic
                      drawn: str | None, win_box: str, swarm_sources: str, time_limit: float | None, workers: int | None,
                      as_json: bool) -> None:
     """Solve campaign chapter 4 (the Swarm): the earliest winning line (checked), or a proof that none wins."""
-    from solver.campaign.chapter1_solve import stderr_progress
+    from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter4_solve import print_answer, run_command
 
     answer = _guarded(lambda: run_command(rolls_path, grid, target_text, difficulty, fleet, drawn, win_box, swarm_sources,

@@ -21,7 +21,6 @@ that no line wins.
 """
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -35,6 +34,7 @@ from ..line import Line, Source
 from ..model import ModelOptions, RoundModel
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
+from .answers import Progress, check_solver_inputs, combined_status, exit_code_of, stderr_progress  # noqa: F401 (chapter 3 imports these here)
 from .chapter1 import MAX_PUMPKINS, PUMPKIN_SOURCES, Chapter1, Chapter1Verdict, check_chapter1
 
 #: a realm holds at least this many stars in a winning line
@@ -43,7 +43,6 @@ MIN_STARS_PER_REALM = 2
 FLEET_SIZE = 5
 DRAWN = 2
 
-Progress = Callable[[str], None]
 
 
 # ---- the model ---------------------------------------------------------------------------------
@@ -150,18 +149,6 @@ def build_chapter1(setup: Chapter1, rolls: Sequence[tuple[int, int]], options: M
 
 
 # ---- answers -----------------------------------------------------------------------------------
-
-def exit_code_of(status: str) -> int:
-    """0 a win found, 1 proven impossible, 3 unknown (the time limit)."""
-    return {"won": 0, "impossible": 1}.get(status, 3)
-
-
-def combined_status(statuses: list[str]) -> str:
-    """Several questions together: won if any wins, impossible only if every one is proven so."""
-    if "won" in statuses:
-        return "won"
-    return "impossible" if all(st == "impossible" for st in statuses) else "unknown"
-
 
 @dataclass
 class Chapter1Result:
@@ -573,13 +560,6 @@ def parse_target(text: str | None) -> int | tuple[int, int] | None:
         raise InputError(f"--target: expected a star count like 17 or a range like 16-18, got {text!r}") from None
 
 
-def stderr_progress() -> Progress | None:
-    """Progress lines on stderr when it is a terminal (piped output stays clean)."""
-    if not sys.stderr.isatty():
-        return None
-    return lambda msg: print(msg, file=sys.stderr, flush=True)
-
-
 def run_command(
     rolls_path: str,
     realms: str | None,
@@ -596,16 +576,8 @@ def run_command(
     from ..commands import parse_realm_list, require_solver_model
     from ..rolls import load_rolls
 
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit: must be positive, got {time_limit}")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers: must be at least 1, got {workers}")
-    if (fleet is None) != (drawn is None):
-        raise InputError("--fleet and --drawn go together (the fleet of 5 and the 2 realms drawn from it)")
-    if fleet is not None and realms is not None:
-        raise InputError("give either --realms (the 3 realms) or --fleet/--drawn (the solver chooses the third), not both")
-    if fleet is None and realms is None:
-        raise InputError("missing --realms (or --fleet and --drawn)")
+    check_solver_inputs(time_limit, workers, realms, fleet, drawn, fixed_option="--realms", fixed_text="the 3 realms",
+                        fleet_text="the fleet of 5 and the 2 realms drawn from it", chosen_text="the third")
     target = parse_target(target_text)
     rolls = load_rolls(rolls_path, max_turns=9)
     if fleet is not None:

@@ -45,7 +45,8 @@ from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import chapter2 as ch2
-from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress
+from .answers import TurnLadder, check_solver_inputs, combined_status, exit_code_of
+from .answers import Progress
 from .chapter2 import (
     Chapter2,
     Chapter2Line,
@@ -235,7 +236,7 @@ class TurnQuestion:
 
 
 @dataclass
-class Chapter2Result:
+class Chapter2Result(TurnLadder):
     """The fewest-turn win of chapter 2 with these rolls and this row, with what is needed to trust it.
 
     status: "won" (a line won at turn `turn`, replayed by check_chapter2, and every smaller turn
@@ -261,22 +262,6 @@ class Chapter2Result:
     def turns_used(self) -> int:
         """Rolls looked at: the turn counts asked (the rolls file may hold more)."""
         return max((q.turn for q in self.questions), default=0)
-
-    @property
-    def proven_impossible(self) -> list[int]:
-        return [q.turn for q in self.questions if q.status == "impossible"]
-
-    @property
-    def deterministic_time(self) -> float:
-        return sum(q.deterministic_time for q in self.questions)
-
-    @property
-    def cuts(self) -> int:
-        return sum(q.cuts for q in self.questions)
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -589,16 +574,8 @@ def run_command(rolls_path: str, realms: str | None, difficulty: str, win_beats_
     from ..commands import parse_realm_list, require_solver_model
     from ..rolls import load_rolls
 
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit: must be positive, got {time_limit}")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers: must be at least 1, got {workers}")
-    if (fleet is None) != (drawn is None):
-        raise InputError("--fleet and --drawn go together (the fleet of 5 and the realm drawn from it)")
-    if fleet is not None and realms is not None:
-        raise InputError("give either --realms (the row) or --fleet/--drawn (the solver chooses the setup), not both")
-    if fleet is None and realms is None:
-        raise InputError("missing --realms (or --fleet and --drawn)")
+    check_solver_inputs(time_limit, workers, realms, fleet, drawn, fixed_option="--realms", fixed_text="the row",
+                        fleet_text="the fleet of 5 and the realm drawn from it", chosen_text="the setup")
     most = ch2.MAX_TURNS[difficulty]
     rolls = load_rolls(rolls_path)
     if len(rolls) > most:

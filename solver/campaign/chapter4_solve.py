@@ -46,7 +46,7 @@ from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..rules import DEFAULT_RULES, RuleSet
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
-from .chapter1_solve import Progress, combined_status, exit_code_of
+from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
 from .chapter4 import (
     BOXES_TO_WIN,
     EXCLUDED,
@@ -861,16 +861,8 @@ def run_command(rolls_path: str, grid: str | None, target_text: str, difficulty:
     from ..rolls import load_rolls
     from .chapter4 import parse_target
 
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit: must be positive, got {time_limit}")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers: must be at least 1, got {workers}")
-    if (fleet is None) != (drawn is None):
-        raise InputError("--fleet and --drawn go together (the fleet of 6 and the 2 realms drawn from it)")
-    if fleet is not None and grid is not None:
-        raise InputError("give either --grid (the 4 realms) or --fleet/--drawn (the solver chooses 2 and the layout), not both")
-    if fleet is None and grid is None:
-        raise InputError("missing --grid (or --fleet and --drawn)")
+    check_solver_inputs(time_limit, workers, grid, fleet, drawn, fixed_option="--grid", fixed_text="the 4 realms",
+                        fleet_text="the fleet of 6 and the 2 realms drawn from it", chosen_text="2 and the layout")
     try:
         target = parse_target(target_text)
     except InputError as exc:
