@@ -59,7 +59,7 @@ def test_one_window_changes_only_its_own_turns():
 
 def test_same_input_same_line():
     game = _game()
-    settings = ImproveSettings(window=2, per_window=2.0, passes=2)
+    settings = ImproveSettings(window=2, per_window=0.5, passes=1)
     first, _ = _improve(game, settings)
     second, _ = _improve(game, settings)
     assert first == second
