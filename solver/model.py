@@ -455,6 +455,13 @@ class RoundModel:
         for (tt, _, _), x in self.comp.items():
             if tt <= t:
                 pin(x)
+        # end-of-turn choices (Ark Nova's outline) change later sheets, and a turn's end choice can
+        # itself be what the engine rejects: pin them too, or a cut would also remove the same
+        # play with other end choices (found by the chapter 3 work)
+        for enc in self.encoders:
+            if enc.decode_end is not None and enc.end_lits is not None:
+                for tt in range(t + 1):
+                    lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))
         return lits
 
     def forbid_history(self, solver: cp_model.CpSolver, t: int) -> None:

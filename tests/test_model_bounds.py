@@ -111,3 +111,32 @@ def test_the_cut_loop_keeps_the_optimum(keys, rolls):
     assert result.cuts > 0  # the premise: this round exercises the cut loop
     assert result.status == "optimal"
     assert 10 * result.stars + result.leftover == best
+
+
+def test_a_cut_keeps_the_same_play_with_another_end_choice():
+    """A no-good cut pins the end-of-turn choices too: cutting a play must not remove the same
+    actions with another Ark Nova outline (that play leads to another sheet)."""
+    from ortools.sat.python import cp_model
+
+    from solver.engine import Game, replay
+    from solver.line import parse_line_text
+    from solver.model import RoundModel
+    from solver.realms import get_realm
+
+    game = Game(tuple(get_realm(k) for k in ("ark-nova", "parks", "libertalia")), ((2, 3), (5, 6)))
+    body = "turn 1 roll 2 3\n  die1 -> parks trail=3\n  die2 -> libertalia pirate=1 benefit=no\n  end ark-nova column={col}\n"
+    body += "turn 2 roll 5 6\n  die1 -> parks trail=2\n  die2 -> ark-nova column=5\n"
+    line_a, line_b = (parse_line_text(body.format(col=c)) for c in (2, 3))
+    for line in (line_a, line_b):
+        replay(game, line)  # both legal
+    rm = RoundModel(game)
+    play_a = rm.model.new_bool_var("play line a")
+    for var, value in rm.line_values(line_a):
+        rm.model.add(var == value).only_enforce_if(play_a)
+    rm.model.add_assumptions([play_a])
+    solver = cp_model.CpSolver()
+    assert solver.solve(rm.model) == cp_model.OPTIMAL
+    rm.forbid_history(solver, 1)  # as if the engine had found no order for line a's turns
+    rm.model.clear_assumptions()
+    rm.fix_line(line_b)
+    assert cp_model.CpSolver().solve(rm.model) == cp_model.OPTIMAL
