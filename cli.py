@@ -114,7 +114,8 @@ def chapter1_command(rolls_path: str, realms: str | None, target_text: str | Non
                      drawn: str | None, time_limit: float | None, workers: int | None, limit_counts_card_costs: bool,
                      as_json: bool) -> None:
     """Solve campaign chapter 1: a winning line (checked), or a proof that none wins (docs/campaign-solving.md)."""
-    from solver.campaign.chapter1_solve import print_answer, run_command, stderr_progress
+    from solver.campaign.answers import stderr_progress
+    from solver.campaign.chapter1_solve import print_answer, run_command
 
     answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
                                           stderr_progress(), limit_counts_card_costs))
@@ -148,7 +149,8 @@ def chapter3_command(rolls_path: str, realms: str | None, fleet: str | None, dra
                      difficulty: str, unwinnable: str, same_step: str, time_limit: float | None, workers: int | None,
                      as_json: bool) -> None:
     """Solve campaign chapter 3: the earliest Boss defeat (checked), or a proof that none wins (docs/campaign-chapter3.md)."""
-    from solver.campaign.chapter3_solve import print_answer, run_command, stderr_progress
+    from solver.campaign.answers import stderr_progress
+    from solver.campaign.chapter3_solve import print_answer, run_command
 
     answer = _guarded(lambda: run_command(rolls_path, realms, fleet, drawn, difficulty, track=track, tracks_path=tracks_path,
                                           damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,

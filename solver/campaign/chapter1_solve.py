@@ -34,7 +34,7 @@ from ..line import Line, Source
 from ..model import ModelOptions, RoundModel
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
-from .answers import Progress, check_solver_inputs, combined_status, exit_code_of, stderr_progress  # noqa: F401 (chapter 3 imports these here)
+from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
 from .chapter1 import MAX_PUMPKINS, PUMPKIN_SOURCES, Chapter1, Chapter1Verdict, check_chapter1
 
 #: a realm holds at least this many stars in a winning line

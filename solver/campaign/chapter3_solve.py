@@ -42,7 +42,7 @@ from ..realms import get_realm, is_solvable
 from ..realms.base import Realm, TurnEnd, Use
 from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
-from .chapter1_solve import Progress, combined_status, exit_code_of, stderr_progress  # noqa: F401 (cli.py imports it here)
+from .answers import Progress, TurnLadder, check_solver_inputs, combined_status, exit_code_of
 from .chapter3 import (
     EARN_LIMIT,
     TURNS,
@@ -374,16 +374,9 @@ def order_history(game: Game, setup: Chapter3, sets: TurnSets, win_turn: int) ->
 
 
 def history_cut(cm: Chapter3Model, solver: cp_model.CpSolver, t: int) -> list[Lit]:
-    """Literals pinning every decision of turns 0..t: the model's history (actions and choices)
-    and the realms' end-of-turn choices of the turns before W (they change later sheets)."""
-    rm = cm.rm
-    lits = list(rm.history_literals(solver, t))
-    for enc in rm.encoders:
-        if enc.decode_end is None or enc.end_lits is None:
-            continue
-        for tt in range(min(t, cm.win_turn - 2) + 1):
-            lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))
-    return lits
+    """Literals pinning every decision of turns 0..t: the model's history (actions, choices and
+    the realms' end-of-turn choices, which change later sheets; `RoundModel.history_literals`)."""
+    return list(cm.rm.history_literals(solver, t))
 
 
 def realm_star_rises(game: Game, r: int, sets: TurnSets, turns: int) -> list[list[bool]] | None:
@@ -536,7 +529,7 @@ class TurnQuestion:
 
 
 @dataclass
-class Chapter3Result:
+class Chapter3Result(TurnLadder):
     """The earliest Boss defeat with these rolls and this setup, and how far it is proven.
 
     status: "won" (a line, replayed by check_chapter3: won; `proven_earliest` when every earlier
@@ -565,22 +558,6 @@ class Chapter3Result:
         """Won, and every target turn before the win was proven impossible."""
         w = self.win_turn
         return w is not None and all(q.status == "impossible" for q in self.questions if q.turn < w)
-
-    @property
-    def proven_impossible(self) -> list[int]:
-        return [q.turn for q in self.questions if q.status == "impossible"]
-
-    @property
-    def cuts(self) -> int:
-        return sum(q.cuts for q in self.questions)
-
-    @property
-    def deterministic_time(self) -> float:
-        return sum(q.deterministic_time for q in self.questions)
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -781,16 +758,8 @@ def run_command(
     from ..commands import parse_realm_list
     from ..rolls import load_rolls
 
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit: must be positive, got {time_limit}")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers: must be at least 1, got {workers}")
-    if (fleet is None) != (drawn is None):
-        raise InputError("--fleet and --drawn go together (the fleet of 5 and the 2 realms drawn from it)")
-    if fleet is not None and realms is not None:
-        raise InputError("give either --realms (the row) or --fleet/--drawn (the solver chooses the third realm and the order), not both")
-    if fleet is None and realms is None:
-        raise InputError("missing --realms (or --fleet and --drawn)")
+    check_solver_inputs(time_limit, workers, realms, fleet, drawn, fixed_option="--realms", fixed_text="the row",
+                        fleet_text="the fleet of 5 and the 2 realms drawn from it", chosen_text="the third realm and the order")
     if fleet is not None:
         assert drawn is not None
         fleet_keys, drawn_keys = parse_fleet(fleet, drawn)
