@@ -434,15 +434,17 @@ class RoundModel:
             out.append((per_realm, comps, end))
         return out
 
-    def history_literals(self, solver: cp_model.CpSolver, t: int) -> list[Lit]:
+    def history_literals(self, solver: cp_model.CpSolver, t: int, realms: set[int] | None = None) -> list[Lit]:
         """Literals (in their solved polarity) that pin every decision of turns 0..t: the state
-        turn t starts from and its action set."""
+        turn t starts from and its action set (only those of the given realms, and no
+        compensations, when `realms` is set)."""
         lits: list[Lit] = []
 
         def pin(x: Lit) -> None:
             lits.append(x if solver.boolean_value(x) else ~x)
 
-        for enc in self.encoders:
+        chosen = [enc for enc in self.encoders if realms is None or enc.r in realms]
+        for enc in chosen:
             for e in enc.events:
                 if e.t > t:
                     continue
@@ -453,12 +455,12 @@ class RoundModel:
                     for x in enc.event_bools.get(e.index, []):
                         pin(x)
         for (tt, _, _), x in self.comp.items():
-            if tt <= t:
+            if tt <= t and realms is None:
                 pin(x)
         # end-of-turn choices (Ark Nova's outline) change later sheets, and a turn's end choice can
         # itself be what the engine rejects: pin them too, or a cut would also remove the same
         # play with other end choices (found by the chapter 3 work)
-        for enc in self.encoders:
+        for enc in chosen:
             if enc.decode_end is not None and enc.end_lits is not None:
                 for tt in range(t + 1):
                     lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))

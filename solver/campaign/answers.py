@@ -3,9 +3,10 @@ sums over a ladder of "won at turn W?" questions, and the checks of the solver's
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..errors import InputError
+from ..realms import get_realm, is_solvable
 
 Progress = Callable[[str], None]
 
@@ -69,3 +70,28 @@ def check_solver_inputs(time_limit: float | None, workers: int | None, fixed: st
         raise InputError(f"give either {fixed_option} ({fixed_text}) or --fleet/--drawn (the solver chooses {chosen_text}), not both")
     if fleet is None and fixed is None:
         raise InputError(f"missing {fixed_option} (or --fleet and --drawn)")
+
+
+def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str], *, chapter: int, size: int, draws: int,
+                excluded: Callable[[str], str | None] = lambda key: None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fleet (`size` different realms, none `excluded` by the chapter: the function gives the
+    reason) and the `draws` realms drawn from it, each with a CP-SAT model; InputError naming the
+    option."""
+    from ..commands import realm_keys
+
+    f = realm_keys(fleet, "--fleet")
+    if len(f) != size:
+        raise InputError(f"--fleet: the fleet has {size} realms, got {len(f)}")
+    for k in f:
+        why = excluded(k)
+        if why is not None:
+            raise InputError(f"--fleet: {why}")
+    d = realm_keys(drawn, "--drawn")
+    if len(d) != draws:
+        raise InputError(f"--drawn: chapter {chapter} draws {draws} realm{'s' if draws != 1 else ''} from the fleet, got {len(d)}")
+    for k in d:
+        if k not in f:
+            raise InputError(f"--drawn: {k} is not in the fleet ({', '.join(f)})")
+        if not is_solvable(get_realm(k)):
+            raise InputError(f"--drawn: {k} cannot be solved yet (no CP-SAT model)")
+    return tuple(f), tuple(d)

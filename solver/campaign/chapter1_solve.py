@@ -27,13 +27,13 @@ from typing import Any, Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from ..commands import realm_keys
 from ..engine import Game, Replay, replay
 from ..errors import InputError
 from ..line import Line, Source
 from ..model import ModelOptions, RoundModel
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
+from . import answers
 from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
 from .chapter1 import MAX_PUMPKINS, PUMPKIN_SOURCES, Chapter1, Chapter1Verdict, check_chapter1
 
@@ -485,18 +485,8 @@ ORDER_NOTE = ("realm order has no rule effect in chapter 1 (no chapter rule look
 
 def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, str]]:
     """The fleet (5 different realms) and the 2 drawn from it; InputError naming the option."""
-    f = realm_keys(fleet, "--fleet")
-    if len(f) != FLEET_SIZE:
-        raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
-    d = realm_keys(drawn, "--drawn")
-    if len(d) != DRAWN:
-        raise InputError(f"--drawn: chapter 1 draws {DRAWN} realms from the fleet, got {len(d)}")
-    for k in d:
-        if k not in f:
-            raise InputError(f"--drawn: {k} is not in the fleet ({', '.join(f)})")
-        if not is_solvable(get_realm(k)):
-            raise InputError(f"--drawn: {k} cannot be solved yet (no CP-SAT model)")
-    return tuple(f), (d[0], d[1])
+    f, d = answers.parse_fleet(fleet, drawn, chapter=1, size=FLEET_SIZE, draws=DRAWN)
+    return f, (d[0], d[1])
 
 
 def choose_setup(

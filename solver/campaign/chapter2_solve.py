@@ -45,6 +45,7 @@ from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import chapter2 as ch2
+from . import answers
 from .answers import TurnLadder, check_solver_inputs, combined_status, exit_code_of
 from .answers import Progress
 from .chapter2 import (
@@ -465,24 +466,16 @@ class FleetResult:
 
 def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], str]:
     """The fleet (5 different, non-excluded realms) and the 1 drawn from it; InputError naming the option."""
-    from ..commands import realm_keys
+    f, d = answers.parse_fleet(fleet, drawn, chapter=2, size=FLEET_SIZE, draws=DRAWN, excluded=_exclusion)
+    return f, d[0]
 
-    f = realm_keys(fleet, "--fleet")
-    if len(f) != FLEET_SIZE:
-        raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
-    for k in f:
-        try:
-            ch2.check_not_excluded(k)
-        except ExcludedRealm as exc:
-            raise InputError(f"--fleet: {exc}") from None
-    d = realm_keys(drawn, "--drawn")
-    if len(d) != DRAWN:
-        raise InputError(f"--drawn: chapter 2 draws {DRAWN} realm from the fleet, got {len(d)}")
-    if d[0] not in f:
-        raise InputError(f"--drawn: {d[0]} is not in the fleet ({', '.join(f)})")
-    if not is_solvable(get_realm(d[0])):
-        raise InputError(f"--drawn: {d[0]} cannot be solved yet (no CP-SAT model)")
-    return tuple(f), d[0]
+
+def _exclusion(key: str) -> str | None:
+    try:
+        ch2.check_not_excluded(key)
+    except ExcludedRealm as exc:
+        return str(exc)
+    return None
 
 
 def fleet_setups(fleet: Sequence[str], drawn: str) -> list[tuple[str, str, str]]:

@@ -33,7 +33,6 @@ from typing import Any, Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from ..commands import realm_keys
 from ..engine import Game, RoundState, apply_activation, end_turn, realm_stars, start
 from ..errors import IllegalAction, InputError
 from ..line import Activation, Line, Source, TurnPlay
@@ -42,6 +41,7 @@ from ..realms import get_realm, is_solvable
 from ..realms.base import Realm, TurnEnd, Use
 from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
+from . import answers
 from .answers import Progress, TurnLadder, check_solver_inputs, combined_status, exit_code_of
 from .chapter3 import (
     EARN_LIMIT,
@@ -440,28 +440,8 @@ def star_cuts(cm: Chapter3Model, solver: cp_model.CpSolver, game: Game, sets: Tu
 
 
 def realm_history_literals(cm: Chapter3Model, solver: cp_model.CpSolver, r: int, t: int) -> list[Lit]:
-    """Literals pinning every decision of realm r in turns 0..t (as RoundModel.history_literals
-    does for all realms) and its end-of-turn choices before turn t."""
-    rm = cm.rm
-    enc = rm.encoders[r]
-    lits: list[Lit] = []
-
-    def pin(x: Lit) -> None:
-        lits.append(x if solver.boolean_value(x) else ~x)
-
-    for e in enc.events:
-        if e.t > t:
-            continue
-        pin(e.active)
-        if solver.boolean_value(e.active):
-            lits.extend(x for x in e.use.values() if solver.boolean_value(x))
-            lits.extend(x for x in e.num.values() if solver.boolean_value(x))
-            for x in enc.event_bools.get(e.index, []):
-                pin(x)
-    if enc.decode_end is not None and enc.end_lits is not None:
-        for tt in range(t):
-            lits.extend(enc.end_lits(tt, enc.decode_end(solver, tt) or ()))
-    return lits
+    """Literals pinning every decision of realm r in turns 0..t, its end-of-turn choices included."""
+    return cm.rm.history_literals(solver, t, {r})
 
 
 def _checked(game: Game, setup: Chapter3, line: Line) -> Chapter3Verdict:
@@ -691,18 +671,8 @@ class FleetResult:
 
 def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, str]]:
     """The fleet (5 different realms) and the 2 drawn from it; InputError naming the option."""
-    f = realm_keys(fleet, "--fleet")
-    if len(f) != FLEET_SIZE:
-        raise InputError(f"--fleet: the fleet has {FLEET_SIZE} realms, got {len(f)}")
-    d = realm_keys(drawn, "--drawn")
-    if len(d) != DRAWN:
-        raise InputError(f"--drawn: chapter 3 draws {DRAWN} realms from the fleet, got {len(d)}")
-    for k in d:
-        if k not in f:
-            raise InputError(f"--drawn: {k} is not in the fleet ({', '.join(f)})")
-        if not is_solvable(get_realm(k)):
-            raise InputError(f"--drawn: {k} cannot be solved yet (no CP-SAT model)")
-    return tuple(f), (d[0], d[1])
+    f, d = answers.parse_fleet(fleet, drawn, chapter=3, size=FLEET_SIZE, draws=DRAWN)
+    return f, (d[0], d[1])
 
 
 def choose_setup(

@@ -46,6 +46,7 @@ from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..rules import DEFAULT_RULES, RuleSet
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
+from . import answers
 from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
 from .chapter4 import (
     BOXES_TO_WIN,
@@ -793,23 +794,9 @@ LAYOUT_NOTE = ("layouts with the same neighbour sets are the same to the rules (
 
 def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, str]]:
     """The fleet (6 different non-excluded realms) and the 2 drawn from it; InputError naming the option."""
-    from ..commands import realm_keys
-
-    f = realm_keys(fleet, "--fleet")
-    if len(f) != FLEET_SIZE:
-        raise InputError(f"--fleet: chapter 4's fleet has {FLEET_SIZE} non-excluded realms, got {len(f)}")
-    for k in f:
-        if k in EXCLUDED:
-            raise InputError(f"--fleet: chapter 4: {k} is excluded from chapter 4: {EXCLUDED[k]} ({EXCLUSION_RULE})")
-    d = realm_keys(drawn, "--drawn")
-    if len(d) != DRAWN:
-        raise InputError(f"--drawn: chapter 4 draws {DRAWN} realms from the fleet, got {len(d)}")
-    for k in d:
-        if k not in f:
-            raise InputError(f"--drawn: {k} is not in the fleet ({', '.join(f)})")
-        if not is_solvable(get_realm(k)):
-            raise InputError(f"--drawn: {k} cannot be solved yet (no CP-SAT model)")
-    return tuple(f), (d[0], d[1])
+    f, d = answers.parse_fleet(fleet, drawn, chapter=4, size=FLEET_SIZE, draws=DRAWN, excluded=lambda k: (
+        f"chapter 4: {k} is excluded from chapter 4: {EXCLUDED[k]} ({EXCLUSION_RULE})" if k in EXCLUDED else None))
+    return f, (d[0], d[1])
 
 
 def choose_setup(fleet: Sequence[str], drawn: Sequence[str], rolls: Sequence[tuple[int, int]],
