@@ -55,6 +55,21 @@ class TurnLadder:
         return exit_code_of(self.status)
 
 
+class SetupChoice:
+    """An answer over several candidate setups (`candidates`, each with a `status`): won if any
+    wins, impossible only if every one is proven impossible."""
+
+    candidates: list[Any]
+
+    @property
+    def status(self) -> str:
+        return combined_status([c.status for c in self.candidates])
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code_of(self.status)
+
+
 def check_solver_inputs(time_limit: float | None, workers: int | None, fixed: str | None, fleet: str | None,
                         drawn: str | None, *, fixed_option: str, fixed_text: str, fleet_text: str, chosen_text: str) -> None:
     """The options every chapter solver takes: a positive limit, at least one worker, and either

@@ -34,7 +34,7 @@ from ..model import ModelOptions, RoundModel
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
 from . import answers
-from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
+from .answers import Progress, SetupChoice, check_solver_inputs, combined_status, exit_code_of
 from .chapter1 import MAX_PUMPKINS, PUMPKIN_SOURCES, Chapter1, Chapter1Verdict, check_chapter1
 
 #: a realm holds at least this many stars in a winning line
@@ -426,7 +426,7 @@ class Candidate:
 
 
 @dataclass
-class FleetResult:
+class FleetResult(SetupChoice):
     """Each choice of the third realm, its status, and the best setup (a winning one if any)."""
 
     fleet: tuple[str, ...]
@@ -453,14 +453,6 @@ class FleetResult:
             return (1, a.stars or 0)
 
         return max(won, key=key)
-
-    @property
-    def status(self) -> str:
-        return combined_status([c.status for c in self.candidates])
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         best = self.best

@@ -46,7 +46,7 @@ from ..resources import KINDS
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import chapter2 as ch2
 from . import answers
-from .answers import TurnLadder, check_solver_inputs, combined_status, exit_code_of
+from .answers import SetupChoice, TurnLadder, check_solver_inputs, combined_status
 from .answers import Progress
 from .chapter2 import (
     Chapter2,
@@ -408,7 +408,7 @@ class Candidate:
 
 
 @dataclass
-class FleetResult:
+class FleetResult(SetupChoice):
     """Every choice of the 2 realms beside the drawn one and every row order, with the best setup:
     the one that wins in fewest turns (ties: first in fleet order)."""
 
@@ -443,10 +443,6 @@ class FleetResult:
                     or len([q for q in a.questions if q.turn < w]) < w - 1:
                 return "unknown"
         return "won"
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         best = self.best

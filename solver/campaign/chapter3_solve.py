@@ -42,7 +42,7 @@ from ..realms.base import Realm, TurnEnd, Use
 from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import answers
-from .answers import Progress, TurnLadder, check_solver_inputs, combined_status, exit_code_of
+from .answers import Progress, SetupChoice, TurnLadder, check_solver_inputs, combined_status
 from .chapter3 import (
     EARN_LIMIT,
     TURNS,
@@ -632,7 +632,7 @@ class Candidate:
 
 
 @dataclass
-class FleetResult:
+class FleetResult(SetupChoice):
     """Every choice of the third realm in every row order, and the best row (earliest win)."""
 
     fleet: tuple[str, ...]
@@ -646,14 +646,6 @@ class FleetResult:
         """The winning row with the earliest Boss defeat (ties: fleet order, then row order)."""
         won = [c for c in self.candidates if c.status == "won" and c.answer is not None]
         return min(won, key=lambda c: c.answer.win_turn or TURNS) if won else None  # type: ignore[union-attr]
-
-    @property
-    def status(self) -> str:
-        return combined_status([c.status for c in self.candidates])
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         best = self.best

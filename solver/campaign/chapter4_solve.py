@@ -47,7 +47,7 @@ from ..resources import KINDS
 from ..rules import DEFAULT_RULES, RuleSet
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import answers
-from .answers import Progress, check_solver_inputs, combined_status, exit_code_of
+from .answers import Progress, SetupChoice, check_solver_inputs, exit_code_of
 from .chapter4 import (
     BOXES_TO_WIN,
     EXCLUDED,
@@ -750,7 +750,7 @@ class Candidate:
 
 
 @dataclass
-class FleetResult:
+class FleetResult(SetupChoice):
     """Each choice of the 2 other realms and of the layout, and the best setup (the earliest win)."""
 
     fleet: tuple[str, ...]
@@ -766,14 +766,6 @@ class FleetResult:
         status says whether that turn is proven the earliest); None if no line wins."""
         won = [c for c in self.candidates if c.answer is not None and c.answer.line is not None]
         return min(won, key=lambda c: c.answer.turns_used or MAX_TURNS) if won else None  # type: ignore[union-attr]
-
-    @property
-    def status(self) -> str:
-        return combined_status([c.status for c in self.candidates])
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
 
     def as_json(self) -> dict[str, Any]:
         best = self.best
