@@ -140,3 +140,21 @@ def test_a_cut_keeps_the_same_play_with_another_end_choice():
     rm.model.clear_assumptions()
     rm.fix_line(line_b)
     assert cp_model.CpSolver().solve(rm.model) == cp_model.OPTIMAL
+
+
+def test_a_limit_hit_in_presolve_claims_no_bound():
+    """CP-SAT stopped before its search leaves best_objective_bound at 0: never report that as a
+    bound (a 9-turn round once said 'bound 0' next to a 15-star line)."""
+    from solver.engine import Game
+    from solver.model import RoundModel
+    from solver.realms import get_realm
+    from solver.rolls import load_rolls
+    from solver.solve import load_params, make_solver, solve_with_cuts
+
+    game = Game(tuple(get_realm(k) for k in ("wurfelwelten", "parks", "libertalia")), load_rolls("puzzles/examples/round1.txt"))
+    rm = RoundModel(game)
+    rm.model.maximize(rm.stars)
+    solver = make_solver(load_params("optimal"), 0.05, None)
+    status, line, bound, _ = solver_answer = solve_with_cuts(rm, solver, scale=1)
+    assert status == "unknown" and line is None, solver_answer
+    assert bound is None
