@@ -47,7 +47,7 @@ from ..resources import KINDS
 from ..rules import DEFAULT_RULES, RuleSet
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import answers
-from .answers import Progress, SetupChoice, check_solver_inputs, exit_code_of
+from .answers import Progress, SetupChoice, TurnLadder, check_solver_inputs
 from .chapter4 import (
     BOXES_TO_WIN,
     EXCLUDED,
@@ -484,7 +484,7 @@ def beam_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BE
 class TurnQuestion:
     """"A win by the end of turn W?": won / impossible (proven) / unknown, with its figures."""
 
-    turns: int
+    turn: int
     status: str
     events_per_turn: int
     proven_bound: bool
@@ -495,13 +495,13 @@ class TurnQuestion:
     note: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {"turns": self.turns, "status": self.status, "events_per_turn": self.events_per_turn,
+        return {"turns": self.turn, "status": self.status, "events_per_turn": self.events_per_turn,
                 "proven_events_bound": self.proven_bound, "cuts": self.cuts, "note": self.note,
                 "deterministic_time": round(self.deterministic_time, 3), "solve_time": round(self.solve_time, 3)}
 
 
 @dataclass
-class Chapter4Result:
+class Chapter4Result(TurnLadder):
     """The answer to "can these rolls win chapter 4 with this setup, and how early?".
 
     status: "won" (a line replayed by check_chapter4: won, and every smaller turn count proven
@@ -523,24 +523,12 @@ class Chapter4Result:
         return len(self.line.turns) if self.line is not None else None
 
     @property
-    def deterministic_time(self) -> float:
-        return sum(q.deterministic_time for q in self.questions)
-
-    @property
-    def cuts(self) -> int:
-        return sum(q.cuts for q in self.questions)
-
-    @property
     def earliest_proven(self) -> bool:
         return self.line is not None and all(q.status == "impossible" for q in self.questions[:-1])
 
     @property
     def proven_impossible_turns(self) -> list[int]:
-        return [q.turns for q in self.questions if q.status == "impossible"]
-
-    @property
-    def exit_code(self) -> int:
-        return exit_code_of(self.status)
+        return self.proven_impossible
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -900,7 +888,7 @@ def answer_lines(res: Chapter4Result) -> list[str]:
     for q in res.questions:
         how = q.note or (f"CP-SAT, {q.events_per_turn} events per realm and turn"
                          f"{' (the proven bound)' if q.proven_bound else ' (below the proven bound: not a proof)'}")
-        out.append(f"  win by turn {q.turns}: {q.status} — {how}; {q.deterministic_time:.2f} det-s, {q.cuts} cut(s)")
+        out.append(f"  win by turn {q.turn}: {q.status} — {how}; {q.deterministic_time:.2f} det-s, {q.cuts} cut(s)")
     out.append(f"  solve time {res.solve_time:.2f} s (deterministic {res.deterministic_time:.2f})")
     return out
 
