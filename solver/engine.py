@@ -298,14 +298,17 @@ def sources(game: Game, state: RoundState) -> Iterator[Source]:
         yield Source("create", None, x)
 
 
-def legal_actions(game: Game, state: RoundState) -> list[Action]:
-    """Every legal action now (activations with every source, pumpkin change and choice)."""
+def legal_actions(game: Game, state: RoundState, dice_only: bool = False) -> list[Action]:
+    """Every legal action now (activations with every source, pumpkin change and choice);
+    `dice_only`: only activations of the rolled dice (no compensation, copies or created #s)."""
     out: list[Action] = []
     roll = roll_of(game, state)
     for k in (0, 1):
-        if game.rules.compensation != "off" and can_compensate(game, state, k) is None:
+        if not dice_only and game.rules.compensation != "off" and can_compensate(game, state, k) is None:
             out.extend(Compensation(k, kind) for kind in KINDS)
     for src in sources(game, state):
+        if dice_only and src.kind != "die":
+            continue
         if not state.resources.covers(src.cost()):
             continue
         held = state.resources - src.cost()

@@ -392,7 +392,7 @@ def test_cli_impossible_and_unknown(tmp_path) -> None:
                   "--turn-target", "1", "--difficulty", "hard", "--json")
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["status"] == "impossible"
-    res = run_cli(*EXAMPLE[:-2], "--turn-target", "7-8", "--time-limit", "0.001")
+    res = run_cli(*EXAMPLE[:-2], "--turn-target", "7-8", "--time-limit", "0.001", "--no-quick-line")
     assert res.exit_code == 3, res.output
     assert "UNKNOWN" in res.output
 

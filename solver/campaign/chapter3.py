@@ -241,7 +241,7 @@ def die_placements(game: Game, state: RoundState, die: int) -> list[Activation]:
     if state.die_spent[die]:
         return []
     src = Source("die", die)
-    return [a for a in legal_actions(game, state) if isinstance(a, Activation) and a.source == src]
+    return [a for a in legal_actions(game, state, dice_only=True) if isinstance(a, Activation) and a.source == src]
 
 
 def die_usable(game: Game, state: RoundState, die: int) -> bool:

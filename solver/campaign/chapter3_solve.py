@@ -43,6 +43,7 @@ from ..resources import KINDS, Resources
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import answers
 from .answers import Progress, SetupChoice, TurnLadder, check_solver_inputs, combined_status
+from .chapter3_search import quick_line
 from .chapter3 import (
     EARN_LIMIT,
     TURNS,
@@ -497,14 +498,18 @@ class TurnQuestion:
     cuts: int = 0
     deterministic_time: float = 0.0
     solve_time: float = 0.0
+    #: how the question was answered when not by CP-SAT ("quick line (engine beam search)")
+    note: str = ""
 
     def how(self) -> str:
+        if self.note:
+            return f"{self.note}: line found (checked)"
         return {"won": "line found (checked)", "impossible": f"proven: INFEASIBLE ({self.cuts} cut(s))",
                 "unknown": f"limit hit: not decided ({self.cuts} cut(s))",
                 NO_ROLLS: "not asked: the rolls stop before this turn"}[self.status]
 
     def as_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "status": self.status, "cuts": self.cuts,
+        return {"turn": self.turn, "status": self.status, "cuts": self.cuts, "note": self.note,
                 "deterministic_time": round(self.deterministic_time, 3), "solve_time": round(self.solve_time, 3)}
 
 
@@ -578,10 +583,13 @@ def solve_chapter3(
     options: ModelOptions | None = None,
     progress: Progress | None = None,
     turns: Sequence[int] | None = None,
+    beam: bool = True,
 ) -> Chapter3Result:
-    """The earliest turn the Boss can be defeated: W = each target turn (easy: 1, 2, ...) in
-    order, each its own question; stop at the first checked win. `time_limit` (deterministic
-    seconds) is per question; `turns` restricts the turns asked (tests, benchmarks)."""
+    """The earliest turn the Boss can be defeated. First a quick line from the engine
+    (chapter3_search.quick_line; `beam=False`: off), checked: it wins in some target turn Wb.
+    Then W = each target turn (easy: 1, 2, ...) before Wb in order, each its own CP-SAT question;
+    stop at the first checked win (else the quick line). `time_limit` (deterministic seconds) is
+    per question; `turns` restricts the turns asked (tests, benchmarks)."""
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -589,10 +597,18 @@ def solve_chapter3(
     asked = [w for w in setup.target_turns if turns is None or w in turns]
     result = Chapter3Result(setup, rolls, "unknown")
     params = load_params("target")
+    quick = quick_line(setup, rolls) if beam and asked else None
+    if quick is not None:
+        _checked(game, setup, quick)
+        say(f"chapter 3: quick line (engine beam search) wins in turn {len(quick.turns)}")
     for w in asked:
         if w > len(rolls):
             result.questions.append(TurnQuestion(w, NO_ROLLS))
             continue
+        if quick is not None and w == len(quick.turns):
+            result.line, result.verdict = quick, _checked(game, setup, quick)
+            result.questions.append(TurnQuestion(result.verdict.turn or w, "won", note="quick line (engine beam search)"))
+            break
         q0 = time.perf_counter()
         cm = build_chapter3(setup, rolls, w, options)
         solver = make_solver(params, time_limit, workers)
@@ -676,6 +692,7 @@ def choose_setup(
     workers: int | None = None,
     options: ModelOptions | None = None,
     progress: Progress | None = None,
+    beam: bool = True,
 ) -> FleetResult:
     """Each fleet realm not drawn as the third realm, in each of the 6 row orders (the Boss's
     neighbours depend on the order): its earliest win. `base` gives the track, target, path."""
@@ -690,7 +707,7 @@ def choose_setup(
                 cands.append(Candidate(row, "unsolvable", None, f"{third} has no CP-SAT model: not decided", third))
                 continue
             say(f"chapter 3: row {', '.join(row)} …")
-            res = solve_chapter3(replace(base, realms=row), rolls, time_limit, workers, options, progress)
+            res = solve_chapter3(replace(base, realms=row), rolls, time_limit, workers, options, progress, beam=beam)
             cands.append(Candidate(row, res.status, res, "", third))
             say(f"chapter 3: row {', '.join(row)}: {res.status}" + (f" in turn {res.win_turn}" if res.win_turn else ""))
     return FleetResult(fleet_keys, drawn_keys, cands, len(rolls), time.perf_counter() - t0)
@@ -715,6 +732,7 @@ def run_command(
     time_limit: float | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    quick: bool = True,
 ) -> Chapter3Result | FleetResult:
     """`solve chapter3`: validate the inputs (InputError: one line, exit 2) and ask the question."""
     from ..commands import parse_realm_list
@@ -740,11 +758,11 @@ def run_command(
         raise InputError(f"--turn-target {setup.target_text()}: {rolls_path} has only {len(rolls)} turn(s) of rolls")
     if fleet is not None:
         assert drawn is not None
-        return choose_setup(fleet, drawn, setup, rolls, time_limit, workers, progress=progress)
+        return choose_setup(fleet, drawn, setup, rolls, time_limit, workers, progress=progress, beam=quick)
     if progress:
         progress(f"chapter 3: {','.join(setup.realms)}, track {setup.track_text()}, target {setup.target_text()}, "
                  f"{len(rolls)} turns of rolls …")
-    return solve_chapter3(setup, rolls, time_limit, workers, progress=progress)
+    return solve_chapter3(setup, rolls, time_limit, workers, progress=progress, beam=quick)
 
 
 def _turns_words(res: Chapter3Result) -> str:

@@ -1,0 +1,155 @@
+"""A quick winning line for chapter 3 from the engine: a beam search over the rolled dice.
+
+The CP-SAT ladder (chapter3_solve.py) is slow to find *any* line on long rounds: every rolled #
+must be used each turn, and the model only learns a turn cannot be ordered through cuts. The
+engine finds such lines directly. This search plays the chapter's own steps (the engine's
+`legal_actions` restricted to the rolled dice, chapter 3's damage marks and losses as
+`check_chapter3` applies them) and keeps the `width` most promising states after each die.
+
+It is a restriction (no bought #s, a bounded beam): it finds wins, it proves nothing. Every line
+it returns is replayed by `check_chapter3` by the caller before it is shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..engine import Game, RoundState, apply_activation, end_choice_sets, end_turn, legal_actions, realm_stars, start
+from ..errors import IllegalAction
+from ..line import Activation, Line, Source, TurnPlay
+from ..resources import KINDS, Resources
+from ..realms.base import Use
+from .chapter3 import EARN_LIMIT, Chapter3, activation_effect, damage_hit
+
+#: states kept after each die placed (the beam's width)
+BEAM_WIDTH = 40
+
+
+@dataclass(frozen=True)
+class Ch3State:
+    """What chapter 3 tracks besides the round: stars per realm, resources earned, marks made."""
+
+    round: RoundState
+    stars: tuple[int, ...]
+    earned: Resources
+    marks: int
+
+
+class Scores:
+    """How the beam ranks states. Both orders put marks first (never counting the last space
+    before the first target turn: it would end the chapter early), then room under the
+    12-earned loss. "marks" then prefers resources held and stars; "room" prefers sheets that
+    still take many values (every rolled # must be used in later turns) and pumpkins (which
+    change a # to fit). Measured on bench/chapter3.py: each finds wins the other misses."""
+
+    def __init__(self, game: Game, setup: Chapter3, order: str) -> None:
+        self.game, self.setup, self.order = game, setup, order
+        self._open: dict[tuple, int] = {}
+
+    def open_values(self, st: Ch3State) -> int:
+        """(realm, value) pairs with some placement on the sheet now (costs ignored; cached)."""
+        n = 0
+        for r, realm in enumerate(self.game.realms):
+            sheet = st.round.sheets[r]
+            key = (r, sheet, st.round.turn)
+            if key not in self._open:
+                self._open[key] = sum(1 for v in range(1, 7) if realm.options(
+                    sheet, Use(v, Source("die", 0), (v, v), st.round.turn), self.game.rules))
+            n += self._open[key]
+        return n
+
+    def __call__(self, st: Ch3State, turn: int) -> tuple:
+        need = len(self.setup.track)
+        useful = min(st.marks, need - 1) if turn + 1 < self.setup.target_turns[0] else st.marks
+        room = min(EARN_LIMIT - 1 - st.earned.get(k) for k in KINDS)
+        if self.order == "room":
+            return (useful, min(room, 3), self.open_values(st) + st.round.resources.P, st.round.resources.total())
+        return (useful, min(room, 3), st.round.resources.total(), sum(st.stars), room)
+
+
+#: the beam passes tried in turn by `quick_line` (score order, width)
+PASSES: tuple[tuple[str, int], ...] = (("marks", BEAM_WIDTH), ("room", BEAM_WIDTH))
+
+
+def _step(game: Game, setup: Chapter3, st: Ch3State, act: Activation, t: int) -> tuple[Ch3State, str | None]:
+    """One activation as check_chapter3 plays it: the new state and "won", "lost" or None.
+    Raises IllegalAction when the engine refuses it."""
+    after = apply_activation(game, st.round, act)
+    gain = activation_effect(game, st.round, act).gain
+    stars = realm_stars(game, after)
+    earned = st.earned + gain
+    marks, hit = st.marks, False
+    if marks < len(setup.track):
+        where = damage_hit(setup.track[marks], setup.neighbours(t), game.index(act.realm), gain, st.stars, stars)
+        if where is not None:
+            marks, hit = marks + 1, True
+    new = Ch3State(after, stars, earned, marks)
+    over = any(earned.get(k) >= EARN_LIMIT for k in KINDS)
+    finished = hit and marks == len(setup.track)
+    won = finished and t + 1 in setup.target_turns
+    if won and (not over or setup.same_step == "won"):
+        return new, "won"
+    if over or finished:
+        # a finished track outside the target can never win (under either `unwinnable` reading)
+        return new, "lost"
+    return new, None
+
+
+def _key(st: Ch3State) -> tuple:
+    return (st.round, st.stars, st.earned, st.marks)
+
+
+def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequence[tuple[str, int]] = PASSES) -> Line | None:
+    """The earliest win among the beam passes (each `(order, width)`); a pass that wins in the
+    first target turn ends the search (nothing earlier can win)."""
+    best: Line | None = None
+    for order, width in passes:
+        line = beam_line(setup, rolls, width, order)
+        if line is not None and (best is None or len(line.turns) < len(best.turns)):
+            best = line
+        if best is not None and len(best.turns) == setup.target_turns[0]:
+            break
+    return best
+
+
+def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH, order: str = "marks") -> Line | None:
+    """A line that wins chapter 3 within the rolls, found by the chapter's own steps over the
+    rolled dice (the `width` best states by `Scores(order)` kept after each die); None when the
+    beam finds none."""
+    game = setup.game(tuple(tuple(r) for r in rolls))  # type: ignore[misc]
+    score = Scores(game, setup, order)
+    stop = min(game.turns, setup.target_turns[-1])
+    r0 = start(game)
+    beam: list[tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = [
+        (Ch3State(r0, realm_stars(game, r0), Resources(), 0), (), ())]
+    for t in range(stop):
+        for _half in (0, 1):
+            nxt: dict[tuple, tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
+            for st, played, acts in beam:
+                for act in legal_actions(game, st.round, dice_only=True):
+                    assert isinstance(act, Activation)
+                    try:
+                        after, outcome = _step(game, setup, st, act, t)
+                    except IllegalAction:
+                        continue
+                    if outcome == "won":
+                        return Line(played + (TurnPlay(game.rolls[t], acts + (act,), ()),))
+                    if outcome == "lost":
+                        continue
+                    nxt.setdefault(_key(after), (after, played, acts + (act,)))
+            beam = sorted(nxt.values(), key=lambda x: score(x[0], t), reverse=True)[:width]
+            if not beam:
+                return None
+        ended: dict[tuple, tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
+        for st, played, acts in beam:
+            for ends in end_choice_sets(game, st.round):
+                try:
+                    after = end_turn(game, st.round, ends)
+                except IllegalAction:
+                    continue
+                s2 = Ch3State(after, realm_stars(game, after), st.earned, st.marks)
+                ended.setdefault(_key(s2), (s2, played + (TurnPlay(game.rolls[t], acts, tuple(sorted(ends.items()))),), ()))
+        beam = sorted(ended.values(), key=lambda x: score(x[0], t + 1), reverse=True)[:width]
+        if not beam:
+            return None
+    return None
