@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..engine import Game, RoundState, apply_activation, end_choice_sets, end_turn, legal_actions, realm_stars, start
+from ..engine import Game, RoundState, apply_activation, legal_actions, realm_stars, start
 from ..errors import IllegalAction
 from ..line import Activation, Line, Source, TurnPlay
 from ..resources import KINDS, Resources
 from ..realms.base import Use
+from .beam import end_turns
 from .chapter3 import EARN_LIMIT, Chapter3, activation_effect, damage_hit
 
 #: states kept after each die placed (the beam's width)
@@ -140,16 +141,7 @@ def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BE
             beam = sorted(nxt.values(), key=lambda x: score(x[0], t), reverse=True)[:width]
             if not beam:
                 return None
-        ended: dict[tuple, tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
-        for st, played, acts in beam:
-            for ends in end_choice_sets(game, st.round):
-                try:
-                    after = end_turn(game, st.round, ends)
-                except IllegalAction:
-                    continue
-                s2 = Ch3State(after, realm_stars(game, after), st.earned, st.marks)
-                ended.setdefault(_key(s2), (s2, played + (TurnPlay(game.rolls[t], acts, tuple(sorted(ends.items()))),), ()))
-        beam = sorted(ended.values(), key=lambda x: score(x[0], t + 1), reverse=True)[:width]
+        beam = end_turns(game, beam, t, _key, lambda st: score(st, t + 1), width)
         if not beam:
             return None
     return None

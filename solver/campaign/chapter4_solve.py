@@ -48,6 +48,7 @@ from ..rules import DEFAULT_RULES, RuleSet
 from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
 from . import answers
 from .answers import Progress, SetupChoice, TurnLadder, check_solver_inputs
+from .beam import end_turns
 from .chapter4 import (
     BOXES_TO_WIN,
     EXCLUDED,
@@ -463,16 +464,7 @@ def beam_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BE
                             continue
                         nxt.setdefault(_key(after), (after, played, step))
             beam = sorted(nxt.values(), key=lambda x: _beam_score(setup, x[0]), reverse=True)[:width]
-        ended: dict[tuple, tuple[SwarmState, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
-        for st, played, acts in beam:
-            for ends in end_choice_sets(game, st.round):
-                try:
-                    after = end_turn(game, st.round, ends)
-                except IllegalAction:
-                    continue
-                s2 = replace(st, round=after, stars=realm_stars(game, after))
-                ended.setdefault(_key(s2), (s2, played + (TurnPlay(game.rolls[t], acts, tuple(sorted(ends.items()))),), ()))
-        beam = sorted(ended.values(), key=lambda x: _beam_score(setup, x[0]), reverse=True)[:width]
+        beam = end_turns(game, beam, t, _key, lambda st: _beam_score(setup, st), width)
         if not beam:
             return None
     return None
