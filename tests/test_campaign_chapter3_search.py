@@ -9,23 +9,34 @@ from pathlib import Path
 
 import pytest
 
-from solver.campaign.chapter3 import Chapter3, check_chapter3
+from solver.campaign.chapter3 import Chapter3, check_chapter3, load_track
 from solver.campaign.chapter3_search import beam_line, quick_line
 from solver.campaign.chapter3_solve import solve_chapter3
+from solver.realms import solvable_keys
 from solver.rolls import parse_rolls
 
 ROOT = Path(__file__).resolve().parents[1]
 ROLLS = parse_rolls((ROOT / "puzzles" / "examples" / "campaign" / "chapter3-solve-rolls.txt").read_text())
 ROW = ("parks", "wurfelwelten", "libertalia")
+TRACKS = str(ROOT / "puzzles" / "examples" / "campaign" / "chapter3-tracks.txt")
+
+
+def bench_instance(seed: int) -> tuple[tuple[tuple[int, int], ...], Chapter3]:
+    """The instance bench/chapter3.py draws for this seed (15 turns)."""
+    rng = random.Random(seed)
+    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(15))
+    row = tuple(rng.sample(sorted(solvable_keys()), 3))
+    track = load_track(TRACKS, rng.randint(1, 6))
+    lo = rng.randint(4, 14)
+    return rolls, Chapter3(row, track, (lo, lo + 1))
 
 
 @pytest.mark.parametrize("order", ["marks", "room"])
 def test_each_beam_order_finds_a_checked_win(order: str) -> None:
     """bench/chapter3.py seed 3 (a win in the first target turn exists): both orders find one,
     and the checker agrees it wins there."""
-    rng = random.Random(3)
-    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(15))
-    setup = Chapter3(("ark-nova", "between-two-castles", "wingspan"), ("P", "C", "H", "S"), (4, 5))
+    rolls, setup = bench_instance(3)
+    assert setup.realms == ("ark-nova", "between-two-castles", "wingspan") and setup.turn_target == (4, 5)
     line = beam_line(setup, rolls, 40, order)
     assert line is not None
     verdict = check_chapter3(setup.game(rolls), setup, line)
@@ -58,9 +69,21 @@ def test_the_quick_line_can_be_the_answer_and_cp_sat_asks_only_earlier_turns() -
 
 
 def test_a_quick_win_in_the_first_target_turn_needs_no_cp_sat() -> None:
-    rng = random.Random(3)
-    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(15))
-    setup = Chapter3(("ark-nova", "between-two-castles", "wingspan"), ("P", "C", "H", "S"), (4, 5))
+    rolls, setup = bench_instance(3)
+    assert setup.realms == ("ark-nova", "between-two-castles", "wingspan") and setup.turn_target == (4, 5)
     res = solve_chapter3(setup, rolls, time_limit=0.001)
     assert res.status == "won" and res.win_turn == 4 and res.proven_earliest
     assert [(q.turn, q.status, q.deterministic_time) for q in res.questions] == [(4, "won", 0.0)]
+
+
+def test_a_bought_number_after_the_dice_can_be_what_wins() -> None:
+    """bench/chapter3.py seed 21 (azul, pendulum, my-little-scythe; track C H S P; target 5-6):
+    with one bought # (a copy or a created #) allowed after the dice of each turn the beam wins
+    in turn 5, and the checker agrees; the line does buy a #."""
+    rolls, setup = bench_instance(21)
+    assert setup.realms == ("azul", "pendulum", "my-little-scythe") and setup.turn_target == (5, 6)
+    line = beam_line(setup, rolls, 40, "marks", buys=1)
+    assert line is not None
+    verdict = check_chapter3(setup.game(rolls), setup, line)
+    assert verdict.won and verdict.turn == 5
+    assert any(a.source.kind != "die" for turn in line.turns for a in turn.actions)

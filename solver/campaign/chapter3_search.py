@@ -68,8 +68,9 @@ class Scores:
         return (useful, min(room, 3), st.round.resources.total(), sum(st.stars), room)
 
 
-#: the beam passes tried in turn by `quick_line` (score order, width)
-PASSES: tuple[tuple[str, int], ...] = (("marks", BEAM_WIDTH), ("room", BEAM_WIDTH))
+#: the beam passes tried in turn by `quick_line` (score order, width, bought #s per turn)
+PASSES: tuple[tuple[str, int, int], ...] = (
+    ("marks", BEAM_WIDTH, 0), ("room", BEAM_WIDTH, 0), ("marks", BEAM_WIDTH, 1), ("room", BEAM_WIDTH, 1))
 
 
 def _step(game: Game, setup: Chapter3, st: Ch3State, act: Activation, t: int) -> tuple[Ch3State, str | None]:
@@ -100,12 +101,12 @@ def _key(st: Ch3State) -> tuple:
     return (st.round, st.stars, st.earned, st.marks)
 
 
-def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequence[tuple[str, int]] = PASSES) -> Line | None:
-    """The earliest win among the beam passes (each `(order, width)`); a pass that wins in the
-    first target turn ends the search (nothing earlier can win)."""
+def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequence[tuple[str, int, int]] = PASSES) -> Line | None:
+    """The earliest win among the beam passes (each `(order, width, buys)`); a pass that wins in
+    the first target turn ends the search (nothing earlier can win)."""
     best: Line | None = None
-    for order, width in passes:
-        line = beam_line(setup, rolls, width, order)
+    for order, width, buys in passes:
+        line = beam_line(setup, rolls, width, order, buys)
         if line is not None and (best is None or len(line.turns) < len(best.turns)):
             best = line
         if best is not None and len(best.turns) == setup.target_turns[0]:
@@ -113,10 +114,12 @@ def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequen
     return best
 
 
-def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH, order: str = "marks") -> Line | None:
-    """A line that wins chapter 3 within the rolls, found by the chapter's own steps over the
-    rolled dice (the `width` best states by `Scores(order)` kept after each die); None when the
-    beam finds none."""
+def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH, order: str = "marks",
+              buys: int = 0) -> Line | None:
+    """A line that wins chapter 3 within the rolls, found by the chapter's own steps (the
+    `width` best states by `Scores(order)` kept after each step): each turn places the two rolled
+    dice, then up to `buys` bought #s (copies, created #s; each optional). None when the beam
+    finds no win."""
     game = setup.game(tuple(tuple(r) for r in rolls))  # type: ignore[misc]
     score = Scores(game, setup, order)
     stop = min(game.turns, setup.target_turns[-1])
@@ -124,11 +127,14 @@ def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BE
     beam: list[tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = [
         (Ch3State(r0, realm_stars(game, r0), Resources(), 0), (), ())]
     for t in range(stop):
-        for _half in (0, 1):
+        for phase in ("die", "die") + ("buy",) * buys:
             nxt: dict[tuple, tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
             for st, played, acts in beam:
-                for act in legal_actions(game, st.round, dice_only=True):
-                    assert isinstance(act, Activation)
+                if phase == "buy":  # buying is optional: the state goes on as it is too
+                    nxt.setdefault(_key(st), (st, played, acts))
+                for act in legal_actions(game, st.round, dice_only=phase == "die"):
+                    if not isinstance(act, Activation) or (phase == "buy" and act.source.kind == "die"):
+                        continue
                     try:
                         after, outcome = _step(game, setup, st, act, t)
                     except IllegalAction:
