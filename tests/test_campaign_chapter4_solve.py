@@ -415,3 +415,37 @@ def test_cli_bad_rolls_file(tmp_path):
     bad.write_text("5 1\n7 2\n")
     res = _run("--rolls", str(bad), "--grid", "euphoria,scythe/wingspan,parks", "--resource-target", "9")
     assert res.exit_code == 2 and "r.txt" in res.output and "line 2" in res.output
+
+
+# ---- the quick line (engine beam search) ----------------------------------------------------------
+
+def test_the_beam_tries_bought_numbers_only_when_asked(monkeypatch):
+    """With buys=1 the beam also plays copies and created #s after the dice; with 0 only dice."""
+    tried: list[str] = []
+    real = c4._play_unit
+
+    def spy(game, setup, st, u, t, i):
+        tried.append(u.original.source.kind)
+        return real(game, setup, st, u, t, i)
+
+    monkeypatch.setattr(c4, "_play_unit", spy)
+    c4.beam_line(EASY, TINY[:1], 60, buys=0)
+    assert set(tried) == {"die"}
+    tried.clear()
+    c4.beam_line(EASY, TINY[:1], 60, buys=1)
+    assert "die" in tried and {"copy", "create"} & set(tried)
+
+
+def test_quick_line_runs_the_next_pass_only_without_a_win(monkeypatch):
+    calls: list[int] = []
+
+    def fake(setup, rolls, width, buys):
+        calls.append(buys)
+        return None if buys == 0 else Line((TurnPlay((1, 1), (), ()),))
+
+    monkeypatch.setattr(c4, "beam_line", fake)
+    assert c4.quick_line(EASY, TINY) is not None and calls == [0, 1]
+    calls.clear()
+    real_win = Line((TurnPlay((5, 1), (), ()),))
+    monkeypatch.setattr(c4, "beam_line", lambda s, r, w, b: calls.append(b) or real_win)
+    assert c4.quick_line(EASY, TINY) is real_win and calls == [0]

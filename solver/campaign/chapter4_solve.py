@@ -434,24 +434,46 @@ def _beam_score(setup: Chapter4, st: SwarmState) -> tuple:
     return (len(st.boxes), st.earned.total(), sum(st.stars))
 
 
-def beam_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH) -> Line | None:
+#: bought #s per turn in each beam pass of `quick_line` (measured on bench/chapter4.py, 12 turns,
+#: normal, seeds 0-5: the dice alone win seed 5 in turn 5, one bought # a turn wins seed 3 in turn
+#: 5; on 6-turn easy rounds, seeds 0-7, the dice alone win seeds 1 and 3, one bought # neither)
+BEAM_BUYS: tuple[int, ...] = (0, 1)
+
+
+def quick_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH,
+               passes: Sequence[int] = BEAM_BUYS) -> Line | None:
+    """The first win of the beam passes (one per number of bought #s a turn, in order): a later
+    pass runs only when the earlier ones found none (each pass can take a minute on 12 turns)."""
+    for buys in passes:
+        line = beam_line(setup, rolls, width, buys)
+        if line is not None:
+            return line
+    return None
+
+
+def beam_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH, buys: int = 0) -> Line | None:
     """A winning line found by the checker's own steps (`number_uses`: every pumpkin change,
-    realm, choice and swarm copy of a rolled die), keeping the `width` best states after each
-    die placed. A restriction (no bought #s, a bounded beam): it finds wins, it proves nothing.
-    Every line it returns wins by check_chapter4's steps (the caller replays it)."""
+    realm, choice and swarm copy of a #), keeping the `width` best states after each step: each
+    turn places the two rolled dice, then up to `buys` bought #s (copies, created #s; each
+    optional). A restriction (a bounded beam): it finds wins, it proves nothing. Every line it
+    returns wins by check_chapter4's steps (the caller replays it)."""
+    from ..engine import sources
     from .chapter4 import number_uses
 
     game = setup.game(tuple(rolls))
     st0 = begin(game)
     beam: list[tuple[SwarmState, tuple[TurnPlay, ...], tuple[Activation, ...]]] = [(st0, (), ())]
     for t in range(game.turns):
-        for _half in (0, 1):
+        for phase in ("die", "die") + ("buy",) * buys:
             nxt: dict[tuple, tuple[SwarmState, tuple[TurnPlay, ...], tuple[Activation, ...]]] = {}
             for st, played, acts in beam:
-                for k in (0, 1):
-                    if st.round.die_spent[k]:
-                        continue
-                    for act, copy, _end in number_uses(game, setup, st, Source("die", k)):
+                if phase == "buy":  # buying is optional: the state goes on as it is too
+                    nxt.setdefault(_key(st), (st, played, acts))
+                    srcs = [s for s in sources(game, st.round) if s.kind != "die" and st.round.resources.covers(s.cost())]
+                else:
+                    srcs = [Source("die", k) for k in (0, 1) if not st.round.die_spent[k]]
+                for src in srcs:
+                    for act, copy, _end in number_uses(game, setup, st, src):
                         u = Unit(act, copy, (0, 0), None)
                         try:
                             after, outcome = _play_unit(game, setup, st, u, t, len(acts))
@@ -607,7 +629,7 @@ def solve_turns(setup: Chapter4, rolls: Sequence[tuple[int, int]], turns: int, s
 def solve_chapter4(setup: Chapter4, rolls: Sequence[tuple[int, int]], time_limit: float | None = None,
                    workers: int | None = None, progress: Progress | None = None,
                    events_per_turn: int | None = None, beam: int = BEAM_WIDTH) -> Chapter4Result:
-    """The earliest win. First a quick line from the engine (`beam_line`, width `beam`; 0: off):
+    """The earliest win. First a quick line from the engine (`quick_line`, width `beam`; 0: off):
     it wins at some turn Wb. Then "a win by the end of turn W?" for W = 1, 2, ... below Wb (all
     the rolls' turns without a quick line), each a CP-SAT question (`time_limit` deterministic
     seconds each); the first won W is the answer. The answer is the earliest proven when every
@@ -617,7 +639,7 @@ def solve_chapter4(setup: Chapter4, rolls: Sequence[tuple[int, int]], time_limit
     t0 = time.perf_counter()
     params = load_params("target")
     res = Chapter4Result(setup, rolls, "unknown")
-    quick = beam_line(setup, rolls, beam) if beam > 0 else None
+    quick = quick_line(setup, rolls, beam) if beam > 0 else None
     if quick is not None:
         _checked(setup.game(rolls), setup, quick)
         say(f"chapter 4: quick line (engine beam search) wins at turn {len(quick.turns)}")
