@@ -87,3 +87,15 @@ def test_a_bought_number_after_the_dice_can_be_what_wins() -> None:
     verdict = check_chapter3(setup.game(rolls), setup, line)
     assert verdict.won and verdict.turn == 5
     assert any(a.source.kind != "die" for turn in line.turns for a in turn.actions)
+
+
+def test_the_finish_order_keeps_the_last_symbol_reachable() -> None:
+    """bench/chapter3.py seed 10 (late target 14-15, last space C): the "finish" order, which
+    keeps sheets where the realm next to the Boss in a target turn can still gain a coin, wins
+    in turn 14; the checker agrees."""
+    rolls, setup = bench_instance(10)
+    assert setup.turn_target == (14, 15) and setup.track[-1] == "C"
+    line = beam_line(setup, rolls, 40, "finish")
+    assert line is not None
+    verdict = check_chapter3(setup.game(rolls), setup, line)
+    assert verdict.won and verdict.turn == 14

@@ -1,13 +1,14 @@
-"""A quick winning line for chapter 3 from the engine: a beam search over the rolled dice.
+"""A quick winning line for chapter 3 from the engine: a beam search over the chapter's steps.
 
 The CP-SAT ladder (chapter3_solve.py) is slow to find *any* line on long rounds: every rolled #
 must be used each turn, and the model only learns a turn cannot be ordered through cuts. The
 engine finds such lines directly. This search plays the chapter's own steps (the engine's
-`legal_actions` restricted to the rolled dice, chapter 3's damage marks and losses as
-`check_chapter3` applies them) and keeps the `width` most promising states after each die.
+`legal_actions` for the rolled dice, then optionally one bought #; chapter 3's damage marks and
+losses as `check_chapter3` applies them) and keeps the `width` most promising states after each
+step, in a few passes with different orders of states (`PASSES`).
 
-It is a restriction (no bought #s, a bounded beam): it finds wins, it proves nothing. Every line
-it returns is replayed by `check_chapter3` by the caller before it is shown.
+It is a restriction (at most one bought # a turn, a bounded beam): it finds wins, it proves
+nothing. Every line it returns is replayed by `check_chapter3` by the caller before it is shown.
 """
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ from typing import Sequence
 from ..engine import Game, RoundState, apply_activation, legal_actions, realm_stars, start
 from ..errors import IllegalAction
 from ..line import Activation, Line, Source, TurnPlay
-from ..resources import KINDS, Resources
 from ..realms.base import Use
+from ..resources import KINDS, Resources
 from .beam import end_turns
 from .chapter3 import EARN_LIMIT, Chapter3, activation_effect, damage_hit
 
-#: states kept after each die placed (the beam's width)
+#: states kept after each step (the beam's width)
 BEAM_WIDTH = 40
 
 
@@ -37,15 +38,18 @@ class Ch3State:
 
 
 class Scores:
-    """How the beam ranks states. Both orders put marks first (never counting the last space
-    before the first target turn: it would end the chapter early), then room under the
-    12-earned loss. "marks" then prefers resources held and stars; "room" prefers sheets that
-    still take many values (every rolled # must be used in later turns) and pumpkins (which
-    change a # to fit). Measured on bench/chapter3.py: each finds wins the other misses."""
+    """How the beam ranks states. Every order puts marks first (never counting the last space
+    before the first target turn: it would end the chapter early). "marks" then prefers room
+    under the 12-earned loss, resources held and stars; "room" prefers sheets that still take
+    many values (every rolled # must be used in later turns) and pumpkins (which change a # to
+    fit); "finish", once only the last space is left, prefers sheets where a realm next to the
+    Boss in a target turn can still give its symbol for many values. Measured on
+    bench/chapter3.py: each finds wins the others miss."""
 
     def __init__(self, game: Game, setup: Chapter3, order: str) -> None:
         self.game, self.setup, self.order = game, setup, order
         self._open: dict[tuple, int] = {}
+        self._finish: dict[tuple, bool] = {}
 
     def open_values(self, st: Ch3State) -> int:
         """(realm, value) pairs with some placement on the sheet now (costs ignored; cached)."""
@@ -59,10 +63,33 @@ class Scores:
             n += self._open[key]
         return n
 
+    def finish_values(self, st: Ch3State) -> int:
+        """Values 1..6 with which a realm next to the Boss in a target turn could still give the
+        last space's symbol (a resource gained, or a placement while its stars are below 6;
+        costs ignored; cached)."""
+        last = self.setup.track[-1]
+        near = sorted({r for w in self.setup.target_turns for r in self.setup.neighbours(w - 1)})
+        n = 0
+        for v in range(1, 7):
+            for r in near:
+                realm, sheet = self.game.realms[r], st.round.sheets[r]
+                key = (r, sheet, v, st.round.turn)
+                if key not in self._finish:
+                    opts = realm.options(sheet, Use(v, Source("die", 0), (v, v), st.round.turn), self.game.rules)
+                    self._finish[key] = (any(eff.gain.get(last) > 0 for _, eff in opts) if last != "S"
+                                         else bool(opts) and st.stars[r] < 6)
+                if self._finish[key]:
+                    n += 1
+                    break
+        return n
+
     def __call__(self, st: Ch3State, turn: int) -> tuple:
         need = len(self.setup.track)
         useful = min(st.marks, need - 1) if turn + 1 < self.setup.target_turns[0] else st.marks
         room = min(EARN_LIMIT - 1 - st.earned.get(k) for k in KINDS)
+        if self.order == "finish":
+            finish = self.finish_values(st) if st.marks == need - 1 else 0
+            return (useful, finish, min(room, 3), st.round.resources.total(), sum(st.stars))
         if self.order == "room":
             return (useful, min(room, 3), self.open_values(st) + st.round.resources.P, st.round.resources.total())
         return (useful, min(room, 3), st.round.resources.total(), sum(st.stars), room)
@@ -70,7 +97,8 @@ class Scores:
 
 #: the beam passes tried in turn by `quick_line` (score order, width, bought #s per turn)
 PASSES: tuple[tuple[str, int, int], ...] = (
-    ("marks", BEAM_WIDTH, 0), ("room", BEAM_WIDTH, 0), ("marks", BEAM_WIDTH, 1), ("room", BEAM_WIDTH, 1))
+    ("marks", BEAM_WIDTH, 0), ("room", BEAM_WIDTH, 0), ("finish", BEAM_WIDTH, 0),
+    ("marks", BEAM_WIDTH, 1), ("room", BEAM_WIDTH, 1))
 
 
 def _step(game: Game, setup: Chapter3, st: Ch3State, act: Activation, t: int) -> tuple[Ch3State, str | None]:
