@@ -158,9 +158,10 @@ def alive_by_checker(game, setup: Chapter3, sets, t: int, win_turn: int) -> bool
 @pytest.mark.parametrize("realms,rolls,track,difficulty,target", TINY)
 def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms, rolls, track, difficulty, target,
                                                                        monkeypatch) -> None:
-    """The earliest win (or none) agrees with the exhaustive search; and (cut soundness, the
-    other way) every history cut off while solving has no order of its turns (every
-    interleaving, judged by check_chapter3) that goes on or wins. Star cuts rest on
+    """The earliest win (or none) agrees with the exhaustive search, with CP-SAT alone and with
+    the engine's quick line first; and (cut soundness, the other way) every history cut off while
+    solving has no order of its turns (every interleaving, judged by check_chapter3) that goes on
+    or wins. Star cuts rest on
     realm_star_rises (tested against the engine below)."""
     setup = Chapter3(realms, track, target, difficulty, turns=len(rolls))
     game = setup.game(rolls)
@@ -183,10 +184,13 @@ def test_answers_agree_with_exhaustive_search_and_every_cut_is_confirmed(realms,
 
     monkeypatch.setattr(cs, "order_history", spy)
     monkeypatch.setattr(cs, "star_cuts", star_spy)
-    res = solve_chapter3(setup, rolls)
+    res = solve_chapter3(setup, rolls, beam=False)  # CP-SAT alone: its cuts are what is tested
     wins = exhaustive_wins(setup, rolls, limit=1)
     assert res.win_turn == earliest(wins)
     assert res.turns == len(rolls) and res.cuts == len(cuts) + len(star_rounds)
+    with_quick = solve_chapter3(setup, rolls)  # the default: the engine's quick line first
+    assert with_quick.win_turn == earliest(wins) and with_quick.status == res.status
+    assert with_quick.proven_earliest == res.proven_earliest
     if wins:
         assert res.status == "won" and res.proven_earliest and res.exit_code == 0
         verdict = check_chapter3(game, setup, res.line)
