@@ -145,11 +145,12 @@ def chapter1_command(rolls_path: str, realms: str | None, target_text: str | Non
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
 @click.option("--quick-line/--no-quick-line", default=True, show_default=True,
               help="First look for a win with the engine (a beam search over the rolled dice); CP-SAT then asks only earlier turns.")
+@click.option("--every-row", is_flag=True, help="With --fleet: ask every row, also after a row wins in the first target turn.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-chapter3.md).")
 def chapter3_command(rolls_path: str, realms: str | None, fleet: str | None, drawn: str | None, track: str | None,
                      tracks_path: str | None, damage_roll: int | None, turn_target: str | None, boss_path: str | None,
                      difficulty: str, unwinnable: str, same_step: str, time_limit: float | None, workers: int | None,
-                     quick_line: bool, as_json: bool) -> None:
+                     quick_line: bool, every_row: bool, as_json: bool) -> None:
     """Solve campaign chapter 3: the earliest Boss defeat (checked), or a proof that none wins (docs/campaign-chapter3.md)."""
     from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter3_solve import print_answer, run_command
@@ -157,7 +158,8 @@ def chapter3_command(rolls_path: str, realms: str | None, fleet: str | None, dra
     answer = _guarded(lambda: run_command(rolls_path, realms, fleet, drawn, difficulty, track=track, tracks_path=tracks_path,
                                           damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,
                                           unwinnable=unwinnable, same_step=same_step, time_limit=time_limit,
-                                          workers=workers, progress=stderr_progress(), quick=quick_line))
+                                          workers=workers, progress=stderr_progress(), quick=quick_line,
+                                          every_row=every_row))
     if as_json:
         _emit_json(answer.as_json())
     else:

@@ -337,7 +337,8 @@ def test_fleet_tries_every_third_realm_in_every_row_order() -> None:
     Each row's answer agrees with the exhaustive search."""
     rolls = ((2, 5),)
     fleet = ("parks", "wurfelwelten", "libertalia", "scythe", "azul")
-    res = choose_setup(fleet, ("libertalia", "wurfelwelten"), Chapter3(R, ("P",), (), "easy", turns=1), rolls)
+    res = choose_setup(fleet, ("libertalia", "wurfelwelten"), Chapter3(R, ("P",), (), "easy", turns=1), rolls,
+                       every_row=True)
     assert len(res.candidates) == 3 * 6
     assert {c.third for c in res.candidates} == {"parks", "scythe", "azul"}
     for c in res.candidates:
@@ -348,6 +349,15 @@ def test_fleet_tries_every_third_realm_in_every_row_order() -> None:
     best = Chapter3(res.best.realms, ("P",), (), "easy", turns=1)
     assert check_chapter3(best.game(rolls), best, res.best.answer.line).won
     assert json.loads(json.dumps(res.as_json()))["best"] == list(res.best.realms)
+    # by default the rows after the first one that wins in the first target turn are not asked;
+    # the best row is the same (ties go to the earlier row)
+    quick = choose_setup(fleet, ("libertalia", "wurfelwelten"), Chapter3(R, ("P",), (), "easy", turns=1), rolls)
+    assert [c.realms for c in quick.candidates] == [c.realms for c in res.candidates]
+    asked = [c for c in quick.candidates if c.status != "skipped"]
+    assert len(asked) < len(quick.candidates)
+    assert asked[-1].status == "won" and asked[-1].realms == res.best.realms
+    assert all(c.status == "skipped" and c.answer is None for c in quick.candidates[len(asked):])
+    assert quick.best is not None and quick.best.realms == res.best.realms and quick.status == "won"
 
 
 # ---- command line ---------------------------------------------------------------------------------

@@ -629,12 +629,16 @@ def solve_chapter3(
 
 # ---- setup choice: the third realm and the row order -----------------------------------------
 
+#: a fleet row not asked: an earlier row already wins in the first target turn
+SKIPPED = "skipped"
+
+
 @dataclass
 class Candidate:
     """One row (drawn, drawn and chosen realms in some order) and its answer."""
 
     realms: tuple[str, str, str]
-    status: str  # won | impossible | unknown | unsolvable
+    status: str  # won | impossible | unknown | unsolvable | skipped
     answer: Chapter3Result | None = None
     note: str = ""
     #: the realm chosen from the fleet (the other two were drawn)
@@ -693,16 +697,26 @@ def choose_setup(
     options: ModelOptions | None = None,
     progress: Progress | None = None,
     beam: bool = True,
+    every_row: bool = False,
 ) -> FleetResult:
     """Each fleet realm not drawn as the third realm, in each of the 6 row orders (the Boss's
-    neighbours depend on the order): its earliest win. `base` gives the track, target, path."""
+    neighbours depend on the order): its earliest win. `base` gives the track, target, path.
+    Rows are asked in the tie-break order of `FleetResult.best`, so once a row wins in the first
+    target turn (no row can win earlier, and ties go to the earlier row) the rest are listed as
+    `skipped`, not asked (`every_row=True` asks them all)."""
     fleet_keys, drawn_keys = parse_fleet(fleet, drawn)
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     cands: list[Candidate] = []
+    first = base.target_turns[0]
+    done = False
     for third in (k for k in fleet_keys if k not in drawn_keys):
         for row in itertools.permutations((drawn_keys[0], drawn_keys[1], third)):
+            if done:
+                cands.append(Candidate(row, SKIPPED, None, f"not asked: an earlier row wins in turn {first}, the first "
+                                                           f"target turn", third))
+                continue
             if not is_solvable(get_realm(third)):
                 cands.append(Candidate(row, "unsolvable", None, f"{third} has no CP-SAT model: not decided", third))
                 continue
@@ -710,6 +724,8 @@ def choose_setup(
             res = solve_chapter3(replace(base, realms=row), rolls, time_limit, workers, options, progress, beam=beam)
             cands.append(Candidate(row, res.status, res, "", third))
             say(f"chapter 3: row {', '.join(row)}: {res.status}" + (f" in turn {res.win_turn}" if res.win_turn else ""))
+            if not every_row and res.status == "won" and res.win_turn == first:
+                done = True
     return FleetResult(fleet_keys, drawn_keys, cands, len(rolls), time.perf_counter() - t0)
 
 
@@ -733,6 +749,7 @@ def run_command(
     workers: int | None = None,
     progress: Progress | None = None,
     quick: bool = True,
+    every_row: bool = False,
 ) -> Chapter3Result | FleetResult:
     """`solve chapter3`: validate the inputs (InputError: one line, exit 2) and ask the question."""
     from ..commands import parse_realm_list
@@ -758,7 +775,8 @@ def run_command(
         raise InputError(f"--turn-target {setup.target_text()}: {rolls_path} has only {len(rolls)} turn(s) of rolls")
     if fleet is not None:
         assert drawn is not None
-        return choose_setup(fleet, drawn, setup, rolls, time_limit, workers, progress=progress, beam=quick)
+        return choose_setup(fleet, drawn, setup, rolls, time_limit, workers, progress=progress, beam=quick,
+                            every_row=every_row)
     if progress:
         progress(f"chapter 3: {','.join(setup.realms)}, track {setup.track_text()}, target {setup.target_text()}, "
                  f"{len(rolls)} turns of rolls …")
