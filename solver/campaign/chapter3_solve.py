@@ -598,16 +598,16 @@ def solve_chapter3(
     result = Chapter3Result(setup, rolls, "unknown")
     params = load_params("target")
     quick = quick_line(setup, rolls) if beam and asked else None
+    quick_verdict = _checked(game, setup, quick) if quick is not None else None
     if quick is not None:
-        _checked(game, setup, quick)
         say(f"chapter 3: quick line (engine beam search) wins in turn {len(quick.turns)}")
     for w in asked:
         if w > len(rolls):
             result.questions.append(TurnQuestion(w, NO_ROLLS))
             continue
-        if quick is not None and w == len(quick.turns):
-            result.line, result.verdict = quick, _checked(game, setup, quick)
-            result.questions.append(TurnQuestion(result.verdict.turn or w, "won", note="quick line (engine beam search)"))
+        if quick is not None and quick_verdict is not None and w == quick_verdict.turn:
+            result.line, result.verdict = quick, quick_verdict
+            result.questions.append(TurnQuestion(w, "won", note="quick line (engine beam search)"))
             break
         q0 = time.perf_counter()
         cm = build_chapter3(setup, rolls, w, options)

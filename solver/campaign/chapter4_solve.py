@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
-from ..engine import Game, end_choice_sets, end_turn, realm_stars
+from ..engine import Game, end_choice_sets, end_turn, realm_stars, sources
 from ..errors import IllegalAction, InputError
 from ..line import Activation, Line, Source, TurnPlay
 from ..model import Event, FreeCopy, ModelOptions, RoundModel
@@ -457,7 +457,6 @@ def beam_line(setup: Chapter4, rolls: Sequence[tuple[int, int]], width: int = BE
     turn places the two rolled dice, then up to `buys` bought #s (copies, created #s; each
     optional). A restriction (a bounded beam): it finds wins, it proves nothing. Every line it
     returns wins by check_chapter4's steps (the caller replays it)."""
-    from ..engine import sources
     from .chapter4 import number_uses
 
     game = setup.game(tuple(rolls))
