@@ -99,3 +99,13 @@ def test_the_finish_order_keeps_the_last_symbol_reachable() -> None:
     assert line is not None
     verdict = check_chapter3(setup.game(rolls), setup, line)
     assert verdict.won and verdict.turn == 14
+
+
+def test_a_pass_only_looks_for_earlier_wins_than_the_best_so_far() -> None:
+    """`last_turn` bounds the search: the documented example wins in turn 3, not by turn 2."""
+    setup = Chapter3(ROW, ("H", "P", "S", "C"), (2, 3))
+    line = beam_line(setup, ROLLS, 40, "room")
+    assert line is not None and len(line.turns) == 3
+    assert beam_line(setup, ROLLS, 40, "room", last_turn=3) is not None
+    assert beam_line(setup, ROLLS, 40, "room", last_turn=2) is None
+    assert beam_line(setup, ROLLS, 40, "room", last_turn=1) is None

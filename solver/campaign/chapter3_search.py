@@ -13,7 +13,7 @@ nothing. Every line it returns is replayed by `check_chapter3` by the caller bef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..engine import Game, RoundState, apply_activation, legal_actions, realm_stars, start
 from ..errors import IllegalAction
@@ -129,12 +129,17 @@ def _key(st: Ch3State) -> tuple:
     return (st.round, st.stars, st.earned, st.marks)
 
 
-def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequence[tuple[str, int, int]] = PASSES) -> Line | None:
+def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequence[tuple[str, int, int]] = PASSES,
+               progress: Callable[[str], None] | None = None) -> Line | None:
     """The earliest win among the beam passes (each `(order, width, buys)`); a pass that wins in
-    the first target turn ends the search (nothing earlier can win)."""
+    the first target turn ends the search (nothing earlier can win). `progress` gets one line
+    per pass (a pass can take seconds on 15 turns)."""
     best: Line | None = None
-    for order, width, buys in passes:
-        line = beam_line(setup, rolls, width, order, buys)
+    for i, (order, width, buys) in enumerate(passes):
+        if progress:
+            progress(f"chapter 3: quick line, engine beam pass {i + 1} of {len(passes)} ({order}, width {width}, "
+                     f"{buys} bought # a turn) …")
+        line = beam_line(setup, rolls, width, order, buys, last_turn=len(best.turns) - 1 if best else None)
         if line is not None and (best is None or len(line.turns) < len(best.turns)):
             best = line
         if best is not None and len(best.turns) == setup.target_turns[0]:
@@ -143,14 +148,16 @@ def quick_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], passes: Sequen
 
 
 def beam_line(setup: Chapter3, rolls: Sequence[tuple[int, int]], width: int = BEAM_WIDTH, order: str = "marks",
-              buys: int = 0) -> Line | None:
-    """A line that wins chapter 3 within the rolls, found by the chapter's own steps (the
-    `width` best states by `Scores(order)` kept after each step): each turn places the two rolled
-    dice, then up to `buys` bought #s (copies, created #s; each optional). None when the beam
-    finds no win."""
+              buys: int = 0, last_turn: int | None = None) -> Line | None:
+    """A line that wins chapter 3 within the rolls (by turn `last_turn` when given), found by the
+    chapter's own steps (the `width` best states by `Scores(order)` kept after each step): each
+    turn places the two rolled dice, then up to `buys` bought #s (copies, created #s; each
+    optional). None when the beam finds no win."""
     game = setup.game(tuple(tuple(r) for r in rolls))  # type: ignore[misc]
     score = Scores(game, setup, order)
-    stop = min(game.turns, setup.target_turns[-1])
+    stop = min(game.turns, setup.target_turns[-1], last_turn if last_turn is not None else game.turns)
+    if stop < setup.target_turns[0]:
+        return None  # no target turn to win in
     r0 = start(game)
     beam: list[tuple[Ch3State, tuple[TurnPlay, ...], tuple[Activation, ...]]] = [
         (Ch3State(r0, realm_stars(game, r0), Resources(), 0), (), ())]

@@ -597,7 +597,7 @@ def solve_chapter3(
     asked = [w for w in setup.target_turns if turns is None or w in turns]
     result = Chapter3Result(setup, rolls, "unknown")
     params = load_params("target")
-    quick = quick_line(setup, rolls) if beam and asked else None
+    quick = quick_line(setup, rolls, progress=progress) if beam and asked else None
     quick_verdict = _checked(game, setup, quick) if quick is not None else None
     if quick is not None:
         say(f"chapter 3: quick line (engine beam search) wins in turn {len(quick.turns)}")
