@@ -208,6 +208,13 @@ def claim_text(cert: Certificate) -> str:
     return "the certificate claims no answer (status unknown: the solver hit its time limit)"
 
 
+def _by(proof: dict[str, Any]) -> str:
+    """How a re-run proof was obtained, for the check's text."""
+    if proof.get("method") == "lp-relaxation":
+        return f" (LP relaxation bound {float(proof['bound']):.3f} < {proof['question'].split('>=')[-1].strip()})"
+    return ""
+
+
 def verify_certificate(cert: Certificate, time_limit: float | None = None, workers: int | None = None) -> Verification:
     """Replay the line with the engine and re-run the proof; trust nothing else in the file."""
     import time
@@ -250,10 +257,13 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
     elif cert.status == "optimal":
         assert ver.replay is not None
         stars = ver.replay.stars_total
-        proof = prove_no_more(cert.game, stars, time_limit, workers)
+        # the file's method only picks which proof to try first; what is recomputed is what counts
+        proof_in_file = cert.raw.get("proof")
+        lp_first = isinstance(proof_in_file, dict) and proof_in_file.get("method") == "lp-relaxation"
+        proof = prove_no_more(cert.game, stars, time_limit, workers, lp_first=lp_first)
         ver.proof = proof
         ok = {"INFEASIBLE": True, "UNKNOWN": None}.get(proof["status"], False)
-        add(Check("proof", ok, f"re-solved '{proof['question']}': {proof['status']}"
+        add(Check("proof", ok, f"re-solved '{proof['question']}': {proof['status']}{_by(proof)}"
                                + (" (a better line exists)" if ok is False else "")))
     else:
         assert cert.target is not None
@@ -261,7 +271,8 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
         ver.proof = res.proof or {"question": f"stars >= {cert.target}", "status": res.status.upper()}
         ok = {"unreachable": True, "unknown": None}.get(res.status, False)
         detail = f"re-solved 'stars >= {cert.target}': " + {
-            "unreachable": "INFEASIBLE", "unknown": "UNKNOWN", "reachable": f"FEASIBLE (a line with {res.stars} stars exists)"
+            "unreachable": "INFEASIBLE" + _by(res.proof or {}), "unknown": "UNKNOWN",
+            "reachable": f"FEASIBLE (a line with {res.stars} stars exists)"
         }[res.status]
         add(Check("proof", ok, detail))
     ver.solve_time = time.perf_counter() - t0

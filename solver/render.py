@@ -175,6 +175,13 @@ def _status_text(label: str, status: str, rest: str) -> Text:
     return text
 
 
+def _proof_by(proof: dict | None) -> str:
+    """Who proved it: CP-SAT, or the LP relaxation of the model (with its checked bound)."""
+    if proof and proof.get("method") == "lp-relaxation":
+        return f"LP relaxation, bound {float(proof['bound']):.3f}"
+    return "CP-SAT"
+
+
 def round_summary(game: Game, result: RoundResult) -> Text:
     """The answer in one paragraph; UNKNOWN is said plainly and never looks like a success."""
     st = result.status
@@ -184,13 +191,14 @@ def round_summary(game: Game, result: RoundResult) -> Text:
             head = _status_text("REACHABLE", st, f": {result.stars} stars ≥ target {result.target} (witness line below)")
         elif st == "unreachable":
             head = _status_text("UNREACHABLE", st, f": target {result.target} stars is proven impossible "
-                                                   f"(CP-SAT: stars ≥ {result.target} is INFEASIBLE)")
+                                                   f"({_proof_by(result.proof)}: stars ≥ {result.target} is INFEASIBLE)")
         else:
             head = _status_text("UNKNOWN", st, f": the time limit stopped the solver before deciding target "
                                                f"{result.target}; this is NOT an answer")
     else:
         if st == "optimal":
-            head = _status_text("OPTIMAL", st, f": {result.stars} stars, proven (stars ≥ {(result.stars or 0) + 1} is INFEASIBLE)")
+            head = _status_text("OPTIMAL", st, f": {result.stars} stars, proven ({_proof_by(result.proof)}: "
+                                               f"stars ≥ {(result.stars or 0) + 1} is INFEASIBLE)")
         elif getattr(result, "stars_proven", False) and not result.proof:
             head = _status_text("UNKNOWN", st, f": {result.stars} stars is proven the most any line can score, but the "
                                                f"leftover tie-break ({result.leftover}, bound {result.leftover_bound}) was not "

@@ -22,6 +22,7 @@ from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
 from .improve import ImproveSettings, improve_line, line_score
+from .lp_bound import LpBound, lp_upper_bound
 from .model import ModelOptions, RoundModel
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
@@ -84,7 +85,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_")):
+        if key.startswith(("quick_", "improve_", "lp_")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -103,6 +104,22 @@ def _replayed(game: Game, line: Line) -> Replay:
 
 def build(game: Game, options: ModelOptions = ModelOptions()) -> RoundModel:
     return RoundModel(game, options)
+
+
+def lp_star_bound(game: Game, options: ModelOptions, params: dict[str, Any]) -> LpBound | None:
+    """The LP relaxation's checked bound on the round's stars (solver/lp_bound.py), within the
+    question's GLOP deterministic limit (`lp_deterministic_time`; absent or 0: not asked)."""
+    limit = float(params.get("lp_deterministic_time", 0) or 0)
+    if limit <= 0:
+        return None
+    rm = build(game, options)
+    return lp_upper_bound(rm.model, rm.stars, f"max_deterministic_time: {limit}")
+
+
+def lp_proof(question: str, lp: LpBound) -> dict[str, Any]:
+    """A proof by the LP relaxation: the model (itself a relaxation of the rules) has no
+    fractional solution with that many stars, so no line has them. `solve verify` re-runs it."""
+    return {"question": question, "status": "INFEASIBLE", **lp.as_json(), "ortools": ORTOOLS_VERSION}
 
 
 def decode_line(rm: RoundModel, solver: cp_model.CpSolver) -> Line | int:
@@ -251,6 +268,18 @@ def solve_optimal(
         )
         result.deterministic_time += used
         lines.append(improved)
+    # 2c. still not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
+    # CP-SAT's (which stays at the 18-star cap on 9-turn rounds) and may meet the best line
+    lp: LpBound | None = None
+    if not stars_proven:
+        lp = lp_star_bound(game, options, params)
+        if lp is not None:
+            result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
+            best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+            if replay(game, best_line).stars_total >= lp.integer_bound:
+                stars_proven, line = True, best_line
+            else:
+                lp = None  # not a proof of anything the answer claims
     # 3. most leftover with the proven star count
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
@@ -282,7 +311,10 @@ def solve_optimal(
         result.status = "optimal"
     result.solve_time = time.perf_counter() - t0
     if result.status == "optimal" and prove:
-        result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options)
+        if lp is not None and lp.integer_bound <= (result.stars or 0):
+            result.proof = lp_proof(f"stars >= {(result.stars or 0) + 1}", lp)
+        else:
+            result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options)
         result.solve_time = time.perf_counter() - t0
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
@@ -327,13 +359,21 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
     return line
 
 
-def prove_no_more(game: Game, stars: int, time_limit: float | None = None, workers: int | None = None, options: ModelOptions = ModelOptions()) -> dict[str, Any]:
+def prove_no_more(game: Game, stars: int, time_limit: float | None = None, workers: int | None = None,
+                  options: ModelOptions = ModelOptions(), lp_first: bool = False) -> dict[str, Any]:
     """The certificate's proof: 'stars >= stars + 1' is INFEASIBLE.
+
+    With `lp_first` (an optimum the LP relaxation proved) the LP bound is tried first; when it is
+    not below stars + 1, CP-SAT is asked as usual.
 
     Asked of the relaxed model; a solution the engine cannot order is cut off and the question
     asked again (deterministically, so `solve verify` repeats it). A solution the engine can
     order would be a better legal line: then the claimed optimum was wrong."""
     params = load_params("proof")
+    if lp_first:
+        lp = lp_star_bound(game, options, params)
+        if lp is not None and lp.integer_bound <= stars:
+            return lp_proof(f"stars >= {stars + 1}", lp)
     rm = build(game, options)
     rm.model.add(rm.stars >= stars + 1)
     solver = make_solver(params, time_limit, workers)
@@ -355,6 +395,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
     return {
         "question": f"stars >= {stars + 1}",
         "status": solver.status_name(status),
+        "method": "cp-sat",
         "cuts": cuts,
         "deterministic_time": det,
         "wall_time": wall,
@@ -371,6 +412,14 @@ def solve_target(
 ) -> RoundResult:
     """Can the rolls give at least `target` stars? reachable (witness) / unreachable (proof) / unknown."""
     params = load_params("target")
+    t_lp = time.perf_counter()
+    lp = lp_star_bound(game, options, params)
+    if lp is not None and lp.integer_bound < target:
+        # the LP relaxation alone decides it (measured: 9-turn rounds where CP-SAT's bound stays at 18)
+        result = RoundResult("target", "unreachable", target=target, params=effective_params(make_solver(params, time_limit, workers)),
+                             star_bound=lp.integer_bound, proof=lp_proof(f"stars >= {target}", lp))
+        result.solve_time = time.perf_counter() - t_lp
+        return result
     rm = build(game, options)
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
@@ -381,6 +430,8 @@ def solve_target(
     result.solve_time = time.perf_counter() - t0
     result.deterministic_time = solver.deterministic_time
     result.cuts = cuts
+    if lp is not None:
+        result.star_bound = lp.integer_bound  # proven (LP relaxation), whatever CP-SAT finds below
     if line is not None:
         rep = _replayed(game, line)
         result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), line, rep
@@ -398,7 +449,9 @@ def solve_target(
     elif status == "infeasible":
         result.status = "unreachable"
         result.star_bound = target - 1
-        result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
+        result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "method": "cp-sat",
+                        "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
+    result.solve_time = time.perf_counter() - t_lp
     return result
 
 
