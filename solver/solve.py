@@ -1,7 +1,8 @@
 """Questions about a round, answered by the CP-SAT model and checked by the engine.
 
 Every answer states its status: "optimal" (proven), "reachable" (witness line), "unreachable"
-(proven: the solver's INFEASIBLE), or "unknown" (limit hit: best line so far and the bound).
+(proven: the solver's INFEASIBLE, or the model's LP relaxation bound below the target; the proof
+says which), or "unknown" (limit hit: best line so far and the bound).
 Every line returned has been replayed by the engine; a disagreement raises ModelDisagreement.
 """
 from __future__ import annotations
@@ -109,11 +110,14 @@ def build(game: Game, options: ModelOptions = ModelOptions()) -> RoundModel:
 def lp_star_bound(game: Game, options: ModelOptions, params: dict[str, Any]) -> LpBound | None:
     """The LP relaxation's checked bound on the round's stars (solver/lp_bound.py), within the
     question's GLOP deterministic limit (`lp_deterministic_time`; absent or 0: not asked)."""
-    limit = float(params.get("lp_deterministic_time", 0) or 0)
-    if limit <= 0:
-        return None
     rm = build(game, options)
-    return lp_upper_bound(rm.model, rm.stars, f"max_deterministic_time: {limit}")
+    return lp_bound_of(rm.model, rm.stars, params)
+
+
+def lp_bound_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any]) -> LpBound | None:
+    """Max `objective` over the LP relaxation of `model` within `lp_deterministic_time`."""
+    limit = float(params.get("lp_deterministic_time", 0) or 0)
+    return lp_upper_bound(model, objective, f"max_deterministic_time: {limit}") if limit > 0 else None
 
 
 def lp_proof(question: str, lp: LpBound) -> dict[str, Any]:
@@ -232,6 +236,8 @@ def solve_optimal(
 
     1. A quick line from the small model (no 3-pumpkin activations): a lower bound and a hint.
     2. Most stars, on the full model (proven bounds only): its optimum proves the star count.
+       Not proven within the limit: the LP relaxation's checked bound (2b), then the window
+       improver (2c), stopping when the line meets that bound (which then proves its stars).
     3. With that many stars, most leftover resources.
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3."""
@@ -258,28 +264,30 @@ def solve_optimal(
         lines.append(line)
     result.star_bound = bound
     stars_proven = status == "optimal"
-    # 2b. the star count is not proven: improve the best line window by window (the bound stays)
-    if not stars_proven:
-        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
-        budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
-        improved, used = improve_line(
-            game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params), options,
-            (lambda stars: progress(stars, bound if bound is not None else stars)) if progress else None,
-        )
-        result.deterministic_time += used
-        lines.append(improved)
-    # 2c. still not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
-    # CP-SAT's (which stays at the 18-star cap on 9-turn rounds) and may meet the best line
+    # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
+    # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     lp: LpBound | None = None
     if not stars_proven:
         lp = lp_star_bound(game, options, params)
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
-            best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
-            if replay(game, best_line).stars_total >= lp.integer_bound:
-                stars_proven, line = True, best_line
-            else:
-                lp = None  # not a proof of anything the answer claims
+    # 2c. still not proven: improve the best line window by window, stopping if it meets the bound
+    if not stars_proven:
+        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+        if lp is None or replay(game, best_line).stars_total < lp.integer_bound:
+            budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
+            shown_bound = result.star_bound
+            best_line, used = improve_line(
+                game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params), options,
+                (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None,
+                stop_at=STAR_WEIGHT * lp.integer_bound if lp is not None else None,
+            )
+            result.deterministic_time += used
+            lines.append(best_line)
+        if lp is not None and replay(game, best_line).stars_total >= lp.integer_bound:
+            stars_proven, line = True, best_line  # the LP bound proves the line's star count
+        else:
+            lp = None  # it proves nothing the answer claims
     # 3. most leftover with the proven star count
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
@@ -295,6 +303,11 @@ def solve_optimal(
             lines.append(line2)
         result.leftover_bound = bound2
         leftover_proven = status2 == "optimal"
+        if not leftover_proven:
+            # the LP relaxation's checked bound on leftover with that many stars (as in 2b)
+            leftover_lp = lp_bound_of(rm2.model, rm2.leftover, params)
+            if leftover_lp is not None:
+                result.leftover_bound = leftover_lp.integer_bound if bound2 is None else min(bound2, leftover_lp.integer_bound)
     else:
         leftover_proven = False
     best_value = -1
@@ -307,6 +320,9 @@ def solve_optimal(
     result.stars_proven = stars_proven
     if stars_proven:
         result.star_bound = result.stars
+    if stars_proven and not leftover_proven and result.leftover_bound is not None and result.leftover is not None \
+            and result.leftover >= result.leftover_bound:
+        leftover_proven = True  # the best line meets the (LP) bound on leftover
     if stars_proven and leftover_proven:
         result.status = "optimal"
     result.solve_time = time.perf_counter() - t0
