@@ -126,3 +126,41 @@ def test_a_target_within_the_lp_bound_is_still_asked_of_cp_sat() -> None:
     res = solve_target(game, 1)
     assert res.status == "reachable" and res.line is not None
     assert replay(game, res.line).stars_total >= 1
+
+
+def test_an_optimum_proven_by_the_lp_bound_alone() -> None:
+    """With no CP-SAT time at all, the LP bound (1.907 -> 1) meets the best line: optimal, and the
+    certificate proof is the LP's; the optimum is the exhaustive one and the certificate verifies."""
+    from solver.certificate import make_certificate, parse_certificate, verify_certificate
+    from solver.playout import exhaustive_best
+    from solver.solve import solve_optimal
+
+    game = _one_turn_game()
+    res = solve_optimal(game, 0.0)
+    assert res.status == "optimal" and res.line is not None
+    assert replay(game, res.line).score_tenths == exhaustive_best(game)[0]  # stars and leftover, in tenths
+    assert res.proof is not None and res.proof["method"] == "lp-relaxation"
+    ver = verify_certificate(parse_certificate(make_certificate(game, res)), 0.0)
+    assert ver.status == "verified", [c.detail for c in ver.checks]
+
+
+def test_an_lp_bound_above_the_best_line_proves_nothing() -> None:
+    """LP bound 9.39 on this round, far above any line: with no CP-SAT time the answer is unknown,
+    and the bound shown is the LP's."""
+    from solver.solve import solve_optimal
+
+    game = make_game(("scythe", "tapestry", "ark-nova"), [(5, 4), (4, 3)])
+    res = solve_optimal(game, 0.0)
+    assert res.status == "unknown" and not res.stars_proven
+    assert res.star_bound == 9 and (res.stars or 0) < 9
+
+
+def test_stars_proven_by_the_lp_but_not_leftover_stay_unknown() -> None:
+    """Stars meet the LP bound (4), the leftover does not meet its bound (1) with no CP-SAT
+    time: the stars are proven, the answer is still unknown (the tie-break is part of optimal)."""
+    from solver.solve import solve_optimal
+
+    res = solve_optimal(make_game(("libertalia", "parks", "azul"), [(4, 2), (1, 1)]), 0.0)
+    assert res.stars_proven and res.stars == 4 and res.star_bound == 4
+    assert res.leftover is not None and res.leftover_bound is not None and res.leftover < res.leftover_bound
+    assert res.status == "unknown" and res.proof is None
