@@ -2,8 +2,10 @@
 
     python bench/round.py                 # 50 rounds of 9 turns, 10 s limit each
     python bench/round.py --n 10 --turns 3 --time-limit 30
+    python bench/round.py --target 18     # "can these rolls give 18 stars?" instead of the optimum
 
-Prints one row per round and the median / max time to a proven optimum. A round that hits the
+Prints one row per round and the median / max time to a proven optimum (with `--target N`: to a
+decided answer, reachable or unreachable). A round that hits the
 limit counts as unknown (never as solved); its time is reported as '>limit'. Targets and the
 measured figures live in docs/performance.md.
 """
@@ -25,7 +27,7 @@ from solver.engine import Game  # noqa: E402
 from solver.model import ModelOptions  # noqa: E402
 from solver.realms import get_realm, solvable_keys  # noqa: E402
 from solver.rules import RuleSet  # noqa: E402
-from solver.solve import solve_optimal  # noqa: E402
+from solver.solve import solve_optimal, solve_target  # noqa: E402
 
 
 def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
@@ -44,35 +46,44 @@ def main() -> None:
     ap.add_argument("--compensation", default="choice", choices=["choice", "off"])
     ap.add_argument("--no-tricks", action="store_true", help="measure the model without solver tricks")
     ap.add_argument("--realms", default=",".join(sorted(solvable_keys())), help="pool to draw triples from")
+    ap.add_argument("--target", type=int, default=None, help="ask 'are N stars reachable?' instead of the optimum")
     args = ap.parse_args()
     pool = args.realms.split(",")
     rules = RuleSet(compensation=args.compensation)
-    table = Table(title=f"{args.n} rounds x {args.turns} turns, limit {args.time_limit:g} det-s, compensation {args.compensation}")
-    for col in ("seed", "realms", "status", "stars", "bound", "wall s", "det s"):
+    question = f"target {args.target}" if args.target is not None else "optimum"
+    table = Table(title=f"{args.n} rounds x {args.turns} turns, {question}, limit {args.time_limit:g} det-s, compensation {args.compensation}")
+    for col in ("seed", "realms", "status", "stars", "bound", "proof", "wall s", "det s"):
         table.add_column(col)
     solved: list[float] = []
     statuses: dict[str, int] = {}
     for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed):
         game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
         t0 = time.perf_counter()
-        res = solve_optimal(game, time_limit=args.time_limit, options=ModelOptions(tricks=not args.no_tricks), prove=False)
+        options = ModelOptions(tricks=not args.no_tricks)
+        if args.target is not None:
+            res = solve_target(game, args.target, time_limit=args.time_limit, options=options)
+        else:
+            res = solve_optimal(game, time_limit=args.time_limit, options=options, prove=False)
         wall = time.perf_counter() - t0
         statuses[res.status] = statuses.get(res.status, 0) + 1
-        if res.status == "optimal":
+        if res.status in ("optimal", "reachable", "unreachable"):
             solved.append(wall)
-        table.add_row(str(seed), ",".join(keys), res.status, str(res.stars), str(res.star_bound), f"{wall:.2f}", f"{res.deterministic_time:.2f}")
+        method = (res.proof or {}).get("method", "-")
+        table.add_row(str(seed), ",".join(keys), res.status, str(res.stars), str(res.star_bound), method, f"{wall:.2f}",
+                      f"{res.deterministic_time:.2f}")
         print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} {wall:.2f}s", file=sys.stderr, flush=True)
     console = Console()
     console.print(table)
     summary = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
     console.print(f"statuses: {summary}")
+    what = "decided answer" if args.target is not None else "proven optimum"
     if len(solved) == args.n:
-        console.print(f"time to proven optimum: median {statistics.median(solved):.2f} s, max {max(solved):.2f} s")
+        console.print(f"time to {what}: median {statistics.median(solved):.2f} s, max {max(solved):.2f} s")
     else:
         times = solved + [float("inf")] * (args.n - len(solved))
         med = statistics.median(times)
         console.print(
-            f"time to proven optimum: median {'>limit' if med == float('inf') else f'{med:.2f} s'}, "
+            f"time to {what}: median {'>limit' if med == float('inf') else f'{med:.2f} s'}, "
             f"max >limit ({args.n - len(solved)} of {args.n} not proven within the limit)"
         )
 
