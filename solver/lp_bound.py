@@ -197,7 +197,7 @@ def _objective(model: cp_model.CpModel, objective: Any) -> tuple[dict[int, Fract
 
 
 def safe_bound(lo: list[int], hi: list[int], rows: list[Row], c: dict[int, Fraction], const: Fraction,
-               y: list[float]) -> Fraction | None:
+               y: list[float]) -> Fraction:
     """Weak duality in exact arithmetic: a valid upper bound on max c.x for any multipliers y
     (a multiplier whose side of its row is infinite is taken as 0)."""
     total = const
@@ -247,9 +247,8 @@ def lp_upper_bound(model: cp_model.CpModel, objective: Any, glop_params: str = "
     if status != pywraplp.Solver.OPTIMAL:
         return None
     duals = [ct.dual_value() for ct in cons]
-    # the sign convention of the duals is GLOP's: both signs give valid bounds; keep the lower
-    candidates = [b for b in (safe_bound(lo, hi, rows, c, const, duals),
-                              safe_bound(lo, hi, rows, c, const, [-y for y in duals])) if b is not None]
-    bound = min(candidates)
+    # any multipliers give a valid bound, so the sign convention of GLOP's duals need not be
+    # trusted: both signs are checked and the lower bound kept
+    bound = min(safe_bound(lo, hi, rows, c, const, duals), safe_bound(lo, hi, rows, c, const, [-y for y in duals]))
     return LpBound(float(obj.Value()) + float(const), bound, len(rows), len(lo), int(solver.iterations()),
                    time.perf_counter() - t0)

@@ -87,7 +87,7 @@ def test_weak_duality_holds_for_any_multipliers(data) -> None:  # type: ignore[n
     from fractions import Fraction
 
     bound = safe_bound(lo, hi, rows, {v: Fraction(k) for v, k in c.items()}, Fraction(0), y)
-    assert bound is not None and bound >= best
+    assert bound >= best
 
 
 @settings(max_examples=25, deadline=None)
