@@ -107,15 +107,9 @@ def build(game: Game, options: ModelOptions = ModelOptions()) -> RoundModel:
     return RoundModel(game, options)
 
 
-def lp_star_bound(game: Game, options: ModelOptions, params: dict[str, Any]) -> LpBound | None:
-    """The LP relaxation's checked bound on the round's stars (solver/lp_bound.py), within the
-    question's GLOP deterministic limit (`lp_deterministic_time`; absent or 0: not asked)."""
-    rm = build(game, options)
-    return lp_bound_of(rm.model, rm.stars, params)
-
-
 def lp_bound_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any]) -> LpBound | None:
-    """Max `objective` over the LP relaxation of `model` within `lp_deterministic_time`."""
+    """Max `objective` over the LP relaxation of `model` (solver/lp_bound.py: a checked bound)
+    within the question's GLOP deterministic limit `lp_deterministic_time` (absent or 0: not asked)."""
     limit = float(params.get("lp_deterministic_time", 0) or 0)
     return lp_upper_bound(model, objective, f"max_deterministic_time: {limit}") if limit > 0 else None
 
@@ -268,7 +262,7 @@ def solve_optimal(
     # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     lp: LpBound | None = None
     if not stars_proven:
-        lp = lp_star_bound(game, options, params)
+        lp = lp_bound_of(rm.model, rm.stars, params)  # the stage-2 model (its cuts are sound rows too)
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
     # 2c. still not proven: improve the best line window by window, stopping if it meets the bound
@@ -386,11 +380,11 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
     asked again (deterministically, so `solve verify` repeats it). A solution the engine can
     order would be a better legal line: then the claimed optimum was wrong."""
     params = load_params("proof")
+    rm = build(game, options)
     if lp_first:
-        lp = lp_star_bound(game, options, params)
+        lp = lp_bound_of(rm.model, rm.stars, params)
         if lp is not None and lp.integer_bound <= stars:
             return lp_proof(f"stars >= {stars + 1}", lp)
-    rm = build(game, options)
     rm.model.add(rm.stars >= stars + 1)
     solver = make_solver(params, time_limit, workers)
     cuts, det, wall = 0, 0.0, 0.0
@@ -429,14 +423,14 @@ def solve_target(
     """Can the rolls give at least `target` stars? reachable (witness) / unreachable (proof) / unknown."""
     params = load_params("target")
     t_lp = time.perf_counter()
-    lp = lp_star_bound(game, options, params)
+    rm = build(game, options)
+    lp = lp_bound_of(rm.model, rm.stars, params)  # asked of the model before the target row
     if lp is not None and lp.integer_bound < target:
         # the LP relaxation alone decides it (measured: 9-turn rounds where CP-SAT's bound stays at 18)
         result = RoundResult("target", "unreachable", target=target, params=effective_params(make_solver(params, time_limit, workers)),
                              star_bound=lp.integer_bound, proof=lp_proof(f"stars >= {target}", lp))
         result.solve_time = time.perf_counter() - t_lp
         return result
-    rm = build(game, options)
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
