@@ -212,6 +212,9 @@ def _by(proof: dict[str, Any]) -> str:
     """How a re-run proof was obtained, for the check's text."""
     if proof.get("method") == "lp-relaxation":
         return f" (LP relaxation bound {float(proof['bound']):.3f} < {proof['question'].split('>=')[-1].strip()})"
+    if proof.get("method") == "extras-split":
+        return (f" (split: with >= {proof['extras_at_least']} 3-pumpkin activations the LP relaxation bound "
+                f"{float(proof['lp']['bound']):.3f}; with fewer CP-SAT {proof['region']['status']})")
     return ""
 
 
@@ -259,8 +262,9 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
         stars = ver.replay.stars_total
         # the file's method only picks which proof to try first; what is recomputed is what counts
         proof_in_file = cert.raw.get("proof")
-        lp_first = isinstance(proof_in_file, dict) and proof_in_file.get("method") == "lp-relaxation"
-        proof = prove_no_more(cert.game, stars, time_limit, workers, lp_first=lp_first)
+        method = proof_in_file.get("method") if isinstance(proof_in_file, dict) else None
+        proof = prove_no_more(cert.game, stars, time_limit, workers, lp_first=method == "lp-relaxation",
+                              split_first=method == "extras-split")
         ver.proof = proof
         ok = {"INFEASIBLE": True, "UNKNOWN": None}.get(proof["status"], False)
         add(Check("proof", ok, f"re-solved '{proof['question']}': {proof['status']}{_by(proof)}"

@@ -75,6 +75,9 @@ class ModelOptions:
     events_per_turn: int | None = None
     #: every event may also take a free copy of an already changed # (`FreeCopy` sources)
     free_copies: bool = False
+    #: at most this many 3-pumpkin activations in the whole round: one region of the lines in a
+    #: proof by cases (solver/split.py), never a rule (None: only the proven bounds)
+    max_total_extras: int | None = None
 
 
 def extras_bound(game: Game, t: int) -> int:
@@ -262,6 +265,8 @@ class RoundModel:
         m.add(self.true == 1)
         T = game.turns
         self.extras = [options.extras if options.extras is not None else extras_bound(game, t) for t in range(T)]
+        if options.max_total_extras is not None:
+            self.extras = [min(e, options.max_total_extras) for e in self.extras]
         self.events: list[list[Event]] = []
         for r, realm in enumerate(game.realms):
             cap = realm.max_events(T, game.rules)
@@ -282,6 +287,8 @@ class RoundModel:
         # (its proof assumes the base rules: not with repeat_free)
         for t in range(T if not options.repeat_free else 0):
             m.add(sum(e.extra for evs in self.events for e in evs if e.t == t) <= self.extras[t])
+        if options.max_total_extras is not None:
+            m.add(self.total_extras() <= options.max_total_extras)
         # compensation: per turn and die, one resource of the player's choice
         self.comp: dict[tuple[int, int, str], Lit] = {}
         if game.rules.compensation != "off":
@@ -369,6 +376,10 @@ class RoundModel:
 
             for trick in options.trick_list or ALL_TRICKS:
                 trick(self)
+
+    def total_extras(self) -> LinearExpr:
+        """The round's 3-pumpkin activations (`extra3P` over every realm and turn)."""
+        return sum(e.extra for evs in self.events for e in evs)
 
     def gains(self, t: int, kind: str) -> LinearExpr:
         """Every resource of this kind earned in turn t: each realm's gains and the compensations

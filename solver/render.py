@@ -176,9 +176,14 @@ def _status_text(label: str, status: str, rest: str) -> Text:
 
 
 def _proof_by(proof: dict | None) -> str:
-    """Who proved it: CP-SAT, or the LP relaxation of the model (with its checked bound)."""
+    """Who proved it: CP-SAT, the LP relaxation of the model (with its checked bound), or both
+    split on the 3-pumpkin activations (solver/split.py)."""
     if proof and proof.get("method") == "lp-relaxation":
         return f"LP relaxation, bound {float(proof['bound']):.3f}"
+    if proof and proof.get("method") == "extras-split":
+        k = proof["extras_at_least"]
+        return (f"split on 3-pumpkin activations: with {k} or more, LP relaxation bound "
+                f"{float(proof['lp']['bound']):.3f}; with fewer, CP-SAT")
     return "CP-SAT"
 
 

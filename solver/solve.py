@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as dc_replace
 from importlib import resources as ir
 from typing import Any, Callable
 
@@ -25,6 +25,7 @@ from .playout import greedy_line
 from .improve import ImproveSettings, improve_line, line_score
 from .lp_bound import LpBound, lp_upper_bound
 from .model import ModelOptions, RoundModel
+from .split import ExtrasSplit, line_extras, split_proof
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
 STAR_WEIGHT = 1000
@@ -86,7 +87,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_")):
+        if key.startswith(("quick_", "improve_", "lp_", "split_")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -231,7 +232,8 @@ def solve_optimal(
     1. A quick line from the small model (no 3-pumpkin activations): a lower bound and a hint.
     2. Most stars, on the full model (proven bounds only): its optimum proves the star count.
        Not proven within the limit: the LP relaxation's checked bound (2b), then the window
-       improver (2c), stopping when the line meets that bound (which then proves its stars).
+       improver (2c; first on the round without compensation, a restriction whose windows are
+       far smaller), stopping when the line meets that bound (which then proves its stars).
     3. With that many stars, most leftover resources.
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3."""
@@ -258,6 +260,7 @@ def solve_optimal(
         lines.append(line)
     result.star_bound = bound
     stars_proven = status == "optimal"
+    proven_by = "cp-sat" if stars_proven else None
     # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
     # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     lp: LpBound | None = None
@@ -271,24 +274,58 @@ def solve_optimal(
         if lp is None or replay(game, best_line).stars_total < lp.integer_bound:
             budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
             shown_bound = result.star_bound
-            best_line, used = improve_line(
-                game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params), options,
+            best_line, used = improve_both(
+                game, best_line, budget, params, workers, options,
                 (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None,
                 stop_at=STAR_WEIGHT * lp.integer_bound if lp is not None else None,
             )
             result.deterministic_time += used
             lines.append(best_line)
         if lp is not None and replay(game, best_line).stars_total >= lp.integer_bound:
-            stars_proven, line = True, best_line  # the LP bound proves the line's star count
-        else:
-            lp = None  # it proves nothing the answer claims
-    # 3. most leftover with the proven star count
+            stars_proven, line, proven_by = True, best_line, "lp"  # the LP bound proves the line's star count
+    # 2d. still not proven, the LP reached but not met: proof by cases on the round's 3-pumpkin
+    # activations (solver/split.py): lines with >= k of them are below the best line by the LP,
+    # the rest are asked of a far smaller model
+    split: ExtrasSplit | None = None
+    if lp is not None:
+        split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
+                            max_k=int(params.get("split_max_extras", 0)))
+    if not stars_proven and split is not None:
+        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+        found_k = split.smallest_k(replay(game, best_line).stars_total, lp)
+        if found_k is not None:
+            k = found_k[0]
+            rmr = split.region(k)
+            rmr.model.maximize(rmr.stars)
+            if line_extras(best_line) <= k - 1:
+                rmr.hint_line(best_line)
+            solver_r = make_solver(params, time_limit, workers)
+            status_r, line_r, _, cuts_r = solve_with_cuts(rmr, solver_r, star_progress, scale=1)
+            result.cuts += cuts_r
+            result.deterministic_time += solver_r.deterministic_time
+            if line_r is not None:
+                lines.append(line_r)
+            if status_r == "optimal":  # the region's optimum; the other region is below the best line
+                stars_proven, proven_by = True, "split"
+                line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+                result.star_bound = replay(game, line).stars_total
+    if lp is not None and not stars_proven:
+        lp = None  # it proves nothing the answer claims
+    # 3. most leftover with the proven star count (when stars were proven by the LP or the split,
+    # first in the split's region of lines that can have that many stars at all)
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
-        rm2 = build(game, options)
+        rm2 = None
+        if split is not None:
+            found_k2 = split.smallest_k(stars, lp, strict=True)
+            if found_k2 is not None:
+                rm2 = split.region(found_k2[0])  # lines with more 3-pumpkin activations have fewer stars
+        if rm2 is None:
+            rm2 = build(game, options)
         rm2.model.add(rm2.stars >= stars)
         rm2.model.maximize(rm2.leftover)
-        rm2.hint_line(line)
+        if rm2.options.max_total_extras is None or line_extras(line) <= rm2.options.max_total_extras:
+            rm2.hint_line(line)
         solver2 = make_solver(params, time_limit, workers)
         status2, line2, bound2, cuts2 = solve_with_cuts(rm2, solver2)
         result.cuts += cuts2
@@ -298,7 +335,8 @@ def solve_optimal(
         result.leftover_bound = bound2
         leftover_proven = status2 == "optimal"
         if not leftover_proven:
-            # the LP relaxation's checked bound on leftover with that many stars (as in 2b)
+            # the LP relaxation's checked bound on leftover with that many stars (as in 2b; in the
+            # split's region it is a bound of the round too: no line outside has that many stars)
             leftover_lp = lp_bound_of(rm2.model, rm2.leftover, params)
             if leftover_lp is not None:
                 result.leftover_bound = leftover_lp.integer_bound if bound2 is None else min(bound2, leftover_lp.integer_bound)
@@ -324,7 +362,8 @@ def solve_optimal(
         if lp is not None and lp.integer_bound <= (result.stars or 0):
             result.proof = lp_proof(f"stars >= {(result.stars or 0) + 1}", lp)
         else:
-            result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options)
+            result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options,
+                                         split_first=proven_by == "split")
         result.solve_time = time.perf_counter() - t0
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
@@ -355,6 +394,42 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
     return solve_window
 
 
+def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
+                 options: ModelOptions, progress: Callable[[int], None] | None = None,
+                 stop_at: int | None = None) -> tuple[Line, float]:
+    """The window improver (solver/improve.py), first on the round under the rule option
+    `compensation=off`, then with what is left of `budget` on the round itself; the best line
+    (engine-scored in `game`) and the deterministic time spent.
+
+    Compensation is a choice (rolling-realms.md 6.3), so a line of the round without it is a legal
+    line of the round: the first pass finds lines only, proves nothing. It comes first because
+    its window models are far smaller (a compensation pumpkin per die lets the proven 3-pumpkin
+    bound grow to 6 per turn; without compensation it stays at 2): measured on 9-turn promo
+    rounds from the same start and budget, 9 -> 14 and 9 -> 15 stars where the round's own
+    windows gave 10 and 12 (docs/performance.md)."""
+    solve_window = _window_solver(params, workers)
+    settings = improve_settings(params)
+    best, spent = line, 0.0
+    if game.rules.compensation != "off":
+        off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+        start = line
+        if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
+            quick = params.get("quick_deterministic_time", 2.0)
+            start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off)
+            spent += min(quick, budget)
+        found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
+                                   progress, stop_at)
+        spent += used
+        _replayed(game, found)  # legal in the round itself, not only without compensation
+        if line_score(game, found, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
+            best = found
+        if stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at:
+            return best, spent
+    found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
+                               progress, stop_at)
+    return found, spent + used
+
+
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
     """A good line from the small model (one slot per realm and turn), checked by the engine."""
     rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list))
@@ -370,11 +445,13 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
 
 
 def prove_no_more(game: Game, stars: int, time_limit: float | None = None, workers: int | None = None,
-                  options: ModelOptions = ModelOptions(), lp_first: bool = False) -> dict[str, Any]:
+                  options: ModelOptions = ModelOptions(), lp_first: bool = False, split_first: bool = False) -> dict[str, Any]:
     """The certificate's proof: 'stars >= stars + 1' is INFEASIBLE.
 
-    With `lp_first` (an optimum the LP relaxation proved) the LP bound is tried first; when it is
-    not below stars + 1, CP-SAT is asked as usual.
+    With `lp_first` (an optimum the LP relaxation proved) the LP bound is tried first; with
+    `split_first` (one the extras split proved, solver/split.py) the split: the LP bound of the
+    lines with >= k 3-pumpkin activations, and CP-SAT's INFEASIBLE on the model of the others.
+    When neither decides, CP-SAT is asked of the whole model as usual.
 
     Asked of the relaxed model; a solution the engine cannot order is cut off and the question
     asked again (deterministically, so `solve verify` repeats it). A solution the engine can
@@ -385,6 +462,21 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
         lp = lp_bound_of(rm.model, rm.stars, params)
         if lp is not None and lp.integer_bound <= stars:
             return lp_proof(f"stars >= {stars + 1}", lp)
+    if split_first:
+        split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
+                            max_k=int(params.get("split_max_extras", 0)))
+        found_k = split.smallest_k(stars, None)
+        if found_k is not None:
+            k, lp_k = found_k
+            region = _no_more(split.region(k), stars, params, time_limit, workers)
+            if region["status"] == "INFEASIBLE":
+                return split_proof(f"stars >= {stars + 1}", k, lp_k, region)
+    return _no_more(rm, stars, params, time_limit, workers)
+
+
+def _no_more(rm: RoundModel, stars: int, params: dict[str, Any], time_limit: float | None,
+             workers: int | None) -> dict[str, Any]:
+    """CP-SAT's answer to 'stars >= stars + 1' on `rm`, with the cut loop (see prove_no_more)."""
     rm.model.add(rm.stars >= stars + 1)
     solver = make_solver(params, time_limit, workers)
     cuts, det, wall = 0, 0.0, 0.0
@@ -472,8 +564,7 @@ def witness_search(game: Game, target: int, params: dict[str, Any], time_limit: 
     start = _quick_line(game, params, time_limit, options) or greedy_line(game)
     spent = min(params.get("quick_deterministic_time", 2.0), time_limit or params.get("quick_deterministic_time", 2.0))
     budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
-    line, used = improve_line(game, start, budget, _window_solver(params, workers), STAR_WEIGHT, improve_settings(params),
-                              options, stop_at=STAR_WEIGHT * target)
+    line, used = improve_both(game, start, budget, params, workers, options, stop_at=STAR_WEIGHT * target)
     return (line if replay(game, line).stars_total >= target else None), spent + used
 
 

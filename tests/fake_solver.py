@@ -63,7 +63,7 @@ class FakeSolver:
         return RoundResult("target", "unreachable", target=target, star_bound=target - 1, params=dict(PARAMS),
                            proof={"question": f"stars >= {target}", "status": "INFEASIBLE", "params": dict(PARAMS)})
 
-    def prove_no_more(self, game: Game, stars: int, time_limit=None, workers=None, options=None, lp_first=False) -> dict[str, Any]:
+    def prove_no_more(self, game: Game, stars: int, time_limit=None, workers=None, options=None, lp_first=False, split_first=False) -> dict[str, Any]:
         self.calls.append({"fn": "prove", "game": game, "stars": stars})
         status = "UNKNOWN" if self.mode == "unknown" else ("INFEASIBLE" if stars + 1 > best_stars(game) else "FEASIBLE")
         return {"question": f"stars >= {stars + 1}", "status": status, "deterministic_time": 0.0, "wall_time": 0.0,

@@ -1,0 +1,82 @@
+"""Proof by cases on the round's 3-pumpkin activations (docs/model.md, "The extras split").
+
+Every line has some number e of 3-pumpkin activations (`RoundModel.total_extras`; each costs 3
+pumpkins, rolling-realms.md 6.1). The lines split in two regions:
+
+* e >= k: bounded by the LP relaxation of the round model with the row `total_extras >= k`
+  (solver/lp_bound.py, a checked bound). Measured on 9-turn Libertalia + Parks + Würfelwelten
+  rounds, each activation the LP must pay 3 pumpkins for costs it 1-2.5 stars: 17.33 with no row,
+  16.33 for e >= 1, 15.0 for e >= 2, 12.43 for e >= 3 (docs/performance.md).
+* e <= k - 1: CP-SAT on the round model with at most k - 1 of them (`ModelOptions.max_total_extras`),
+  a far smaller model than the full one, whose 3-pumpkin bound grows to 6 per turn.
+
+So with k the smallest count whose LP bound is at most S, "no line has S + 1 stars" needs only
+the small model's INFEASIBLE. Both regions are asked of the same model (with or without one
+row), so every line is in one of them. A solver trick, never a rule: the engine knows nothing of it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .engine import Game
+from .line import Activation, Line
+from .lp_bound import LpBound
+from .model import ModelOptions, RoundModel
+
+
+def line_extras(line: Line) -> int:
+    """The 3-pumpkin activations of a line."""
+    return sum(1 for turn in line.turns for a in turn.actions if isinstance(a, Activation) and a.extra)
+
+
+@dataclass
+class ExtrasSplit:
+    """The LP bounds of "stars with at least k 3-pumpkin activations", asked lazily and kept.
+
+    `lp_bound_of(model, objective)` is the question's LP (solve.lp_bound_of with its limit)."""
+
+    game: Game
+    options: ModelOptions
+    lp_bound_of: Any
+    max_k: int = 3
+    lps: dict[int, LpBound | None] = field(default_factory=dict)
+
+    def lp(self, k: int) -> LpBound | None:
+        """The checked LP bound on stars over lines with >= k 3-pumpkin activations (None: none
+        within the limit, or the LP has no optimum; nothing is claimed then)."""
+        if k not in self.lps:
+            rm = RoundModel(self.game, self.options)
+            rm.model.add(rm.total_extras() >= k)
+            self.lps[k] = self.lp_bound_of(rm.model, rm.stars)
+        return self.lps[k]
+
+    def smallest_k(self, stars: int, full: LpBound | None, strict: bool = False) -> tuple[int, LpBound] | None:
+        """The smallest k <= max_k whose LP bound is at most `stars` (below it with `strict`),
+        or None. Stops early when the first row does not lower the bound of the whole model
+        `full` (measured: Ark Nova rounds stay at 18 for every k)."""
+        for k in range(1, self.max_k + 1):
+            lp = self.lp(k)
+            if lp is None:
+                return None
+            if lp.integer_bound < stars or (not strict and lp.integer_bound == stars):
+                return k, lp
+            if k == 1 and full is not None and lp.integer_bound >= full.integer_bound:
+                return None
+        return None
+
+    def region(self, k: int) -> RoundModel:
+        """The round model of the lines with at most k - 1 3-pumpkin activations."""
+        return RoundModel(self.game, replace(self.options, max_total_extras=k - 1))
+
+
+def split_proof(question: str, k: int, lp: LpBound, region: dict[str, Any]) -> dict[str, Any]:
+    """The proof of a certificate by the extras split: both regions, each with how it was decided."""
+    return {
+        "question": question,
+        "status": "INFEASIBLE" if region.get("status") == "INFEASIBLE" else region.get("status", "UNKNOWN"),
+        "method": "extras-split",
+        "extras_at_least": k,
+        "lp": {"question": f"{question} with at least {k} 3-pumpkin activations", "status": "INFEASIBLE", **lp.as_json()},
+        "region": {"question": f"{question} with at most {k - 1} 3-pumpkin activations", **region},
+    }

@@ -1,0 +1,125 @@
+"""The proof by cases on 3-pumpkin activations (solver/split.py): every line lies in exactly one
+region, each region's bound holds for its lines, and a proof by the split verifies."""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from hypothesis import given, settings, strategies as st
+from ortools.sat.python import cp_model
+
+from solver.engine import replay
+from solver.lp_bound import LpBound
+from solver.model import ModelOptions, RoundModel
+from solver.playout import random_line
+from solver.solve import lp_bound_of, prove_no_more
+from solver.split import ExtrasSplit, line_extras
+
+from conftest import make_game
+
+#: five turns with low rolls: random lines often afford a 3-pumpkin activation (measured: 1 in 3)
+ROUND = make_game(("ark-nova", "libertalia", "wurfelwelten"), [(1, 1), (1, 2), (1, 1), (3, 5), (2, 6)])
+NO_TRICKS = ModelOptions(tricks=False)  # tricks keep one optimal line, not every line
+
+
+def _feasible(rm: RoundModel) -> bool:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    return solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _extras_range(line) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The least and most `total_extras` of the model with the line fixed."""
+    out = []
+    for sense in (1, -1):
+        rm = RoundModel(ROUND, NO_TRICKS)
+        rm.fix_line(line)
+        rm.model.maximize(sense * rm.total_extras())
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(rm.model) == cp_model.OPTIMAL
+        out.append(sense * int(solver.objective_value))
+    return out[1], out[0]
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_a_line_is_in_exactly_one_region(seed: int) -> None:
+    """The model counts a line's 3-pumpkin activations exactly; the region of at most that many
+    accepts the line, the region of one fewer rejects it."""
+    line = random_line(ROUND, random.Random(seed), max_actions=6, stop=0.05)
+    e = line_extras(line)
+    assert _extras_range(line) == (e, e)
+    inside = RoundModel(ROUND, ModelOptions(tricks=False, max_total_extras=e))
+    inside.fix_line(line)
+    assert _feasible(inside)
+    if e >= 1:
+        outside = RoundModel(ROUND, ModelOptions(tricks=False, max_total_extras=e - 1))
+        try:
+            outside.fix_line(line)
+        except ValueError:
+            return  # a realm's activations of a turn do not even fit the region's events
+        assert not _feasible(outside)
+
+
+def test_the_region_counts_over_the_whole_round_not_per_turn() -> None:
+    """A line with one 3-pumpkin activation in each of two turns: every turn fits a region of
+    "at most 1", the round does not."""
+    line = random_line(ROUND, random.Random(308), max_actions=6, stop=0.05)  # found by search
+    turns = [t for t, turn in enumerate(line.turns) if any(getattr(a, "extra", False) for a in turn.actions)]
+    assert line_extras(line) == 2 and len(set(turns)) == 2
+    one = RoundModel(ROUND, ModelOptions(tricks=False, max_total_extras=1))
+    one.fix_line(line)
+    assert not _feasible(one)
+
+
+def test_random_lines_include_3_pumpkin_activations() -> None:
+    """The property above is not vacuous: some of its lines have 1 and 2 of them."""
+    counts = {line_extras(random_line(ROUND, random.Random(s), max_actions=6, stop=0.05)) for s in range(160)}
+    assert {0, 1, 2} <= counts
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_lp_of_lines_with_at_least_k_holds_on_them(seed: int) -> None:
+    line = random_line(ROUND, random.Random(seed), max_actions=6, stop=0.05)
+    e = line_extras(line)
+    stars = replay(ROUND, line).stars_total
+    split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, {"lp_deterministic_time": 20}))
+    for k in range(1, e + 1):
+        lp = split.lp(k)
+        assert lp is not None and lp.bound >= stars
+
+
+def _fake(bounds: dict[int, int]) -> ExtrasSplit:
+    split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: None, max_k=3)
+    split.lps = {k: LpBound(float(b), Fraction(b), 0, 0, 0, 0.0) for k, b in bounds.items()}
+    return split
+
+
+def test_the_smallest_k_whose_lp_bound_is_at_most_the_stars() -> None:
+    assert _fake({1: 16, 2: 15, 3: 12}).smallest_k(15, None) == (2, _fake({2: 15}).lps[2])
+    assert _fake({1: 16, 2: 15, 3: 12}).smallest_k(15, None, strict=True)[0] == 3  # type: ignore[index]
+    assert _fake({1: 16, 2: 15, 3: 12}).smallest_k(11, None) is None  # beyond max_k
+    full = LpBound(18.0, Fraction(18), 0, 0, 0, 0.0)
+    assert _fake({1: 18, 2: 12, 3: 12}).smallest_k(12, full) is None  # the first row did not help: stop
+
+
+def test_an_optimum_proven_by_the_split_verifies() -> None:
+    """3 turns, optimum 5 (CP-SAT proves it on the whole model too), whole-model LP bound 6.73
+    (no proof), LP bound 5.38 with >= 1 3-pumpkin activation: the split proves "no 6 stars"
+    (LP for >= 1, CP-SAT INFEASIBLE for none) and `solve verify` re-proves it that way."""
+    from solver.certificate import make_certificate, parse_certificate, verify_certificate
+    from solver.solve import solve_optimal
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+    proof = prove_no_more(game, 5, split_first=True)
+    assert proof["status"] == "INFEASIBLE" and proof["method"] == "extras-split"
+    assert proof["extras_at_least"] == 1 and proof["lp"]["integer_bound"] <= 5
+    assert proof["region"]["status"] == "INFEASIBLE"
+    res = solve_optimal(game, 10.0, prove=False)
+    assert res.status == "optimal" and res.stars == 5
+    res.proof = proof
+    ver = verify_certificate(parse_certificate(make_certificate(game, res)))
+    assert ver.status == "verified", [c.detail for c in ver.checks]
+    assert ver.proof is not None and ver.proof["method"] == "extras-split"
