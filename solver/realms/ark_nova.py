@@ -161,6 +161,9 @@ class ArkNova(Realm):
                 m.add(g == here - crossed[c]).only_enforce_if(x)
                 m.add(g == 0).only_enforce_if(~x)
                 crossed[c] = crossed[c] + g
+                # redundant (LP help): no more circles crossed than outlined so far. Without it
+                # the LP spreads fractional cash-ins and reaches 6 stars even in 3 turns
+                m.add(crossed[c] <= here)
                 if self.benefit[c] == "S":
                     star_terms.append(g)
                 else:
