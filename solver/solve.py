@@ -233,8 +233,10 @@ def solve_optimal(
     2. Most stars, on the full model (proven bounds only): its optimum proves the star count.
        Not proven within the limit: the LP relaxation's checked bound (2b), then the window
        improver (2c; first on the round without compensation, a restriction whose windows are
-       far smaller), stopping when the line meets that bound (which then proves its stars).
-    3. With that many stars, most leftover resources.
+       far smaller), stopping when the line meets that bound (which then proves its stars);
+       then the split on 3-pumpkin activations (2d, solver/split.py).
+    3. With that many stars, most leftover resources (in the split's small model when the stars
+       were proven by the LP or the split and no line outside it has that many).
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3."""
     params = load_params("optimal")
@@ -523,6 +525,10 @@ def solve_target(
                              star_bound=lp.integer_bound, proof=lp_proof(f"stars >= {target}", lp))
         result.solve_time = time.perf_counter() - t_lp
         return result
+    split_answer = _target_by_split(game, target, lp, params, time_limit, workers, options) if lp is not None else None
+    if split_answer is not None:
+        split_answer.solve_time = time.perf_counter() - t_lp
+        return split_answer
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
@@ -555,6 +561,41 @@ def solve_target(
                         "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
     result.solve_time = time.perf_counter() - t_lp
     return result
+
+
+def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any], time_limit: float | None,
+                     workers: int | None, options: ModelOptions) -> RoundResult | None:
+    """The target asked by cases on 3-pumpkin activations (solver/split.py): when the lines with
+    >= k of them are below the target by the LP, the target is asked of the small model of the
+    others. INFEASIBLE there: unreachable (proof method extras-split); a line: a witness. None when
+    the split does not apply or does not decide (the whole model is asked next)."""
+    split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
+                        max_k=int(params.get("split_max_extras", 0)))
+    found_k = split.smallest_k(target - 1, lp)
+    if found_k is None:
+        return None
+    k, lp_k = found_k
+    rm = split.region(k)
+    rm.model.add(rm.stars >= target)
+    rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    solver = make_solver(params, time_limit, workers)
+    status, line, _, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras),
+                         star_bound=lp.integer_bound, cuts=cuts, deterministic_time=solver.deterministic_time)
+    if line is not None:
+        rep = _replayed(game, line)
+        if rep.stars_total < target:
+            raise ModelDisagreement(f"witness has {rep.stars_total} stars, below the target {target}")
+        result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), line, rep
+        result.status = "reachable"
+        return result
+    if status == "infeasible":
+        region = {"status": "INFEASIBLE", "method": "cp-sat", "cuts": cuts,
+                  "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
+        result.status, result.star_bound = "unreachable", target - 1
+        result.proof = split_proof(f"stars >= {target}", k, lp_k, region)
+        return result
+    return None
 
 
 def witness_search(game: Game, target: int, params: dict[str, Any], time_limit: float | None, workers: int | None,

@@ -123,3 +123,18 @@ def test_an_optimum_proven_by_the_split_verifies() -> None:
     ver = verify_certificate(parse_certificate(make_certificate(game, res)))
     assert ver.status == "verified", [c.detail for c in ver.checks]
     assert ver.proof is not None and ver.proof["method"] == "extras-split"
+
+
+def test_a_target_decided_by_the_split_is_unreachable_and_verifies() -> None:
+    """The same round: 6 stars is within the whole LP bound (6.73), so the split decides it."""
+    from solver.certificate import make_certificate, parse_certificate, verify_certificate
+    from solver.solve import solve_target
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+    res = solve_target(game, 6)
+    assert res.status == "unreachable" and res.proof is not None
+    assert res.proof["method"] == "extras-split" and res.proof["region"]["status"] == "INFEASIBLE"
+    ver = verify_certificate(parse_certificate(make_certificate(game, res)))
+    assert ver.status == "verified", [c.detail for c in ver.checks]
+    reach = solve_target(game, 5)
+    assert reach.status == "reachable" and reach.line is not None and replay(game, reach.line).stars_total >= 5
