@@ -76,3 +76,26 @@ def test_witness_search_finds_a_reachable_target_and_never_claims_an_unreachable
     assert spent > 0
     none, _ = witness_search(game, best.stars + 1, params, 5.0, 1)
     assert none is None
+
+
+def test_improve_both_searches_without_compensation_first_then_the_round(monkeypatch):
+    """The first pass runs on the round under compensation=off (its lines are legal in the round),
+    the second on the round itself with what is left."""
+    import solver.solve as S
+    from solver.line import Compensation
+    from solver.model import ModelOptions
+
+    calls = []
+    real = S.improve_line
+
+    def spy(game, line, budget, *args, **kwargs):
+        calls.append((game.rules.compensation, any(isinstance(a, Compensation) for t in line.turns for a in t.actions)))
+        return real(game, line, budget, *args, **kwargs)
+
+    monkeypatch.setattr(S, "improve_line", spy)
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    start = greedy_line(game)
+    line, spent = S.improve_both(game, start, 6.0, load_params("optimal"), 1, ModelOptions())
+    assert [c[0] for c in calls] == ["off", "choice"]
+    assert replay(game, line).legal and line_score(game, line, STAR_WEIGHT) >= line_score(game, start, STAR_WEIGHT)
+    assert 0 < spent <= 6.0 + 1e-6
