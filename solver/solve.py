@@ -270,21 +270,26 @@ def solve_optimal(
         lp = lp_bound_of(rm.model, rm.stars, params)  # the stage-2 model (its cuts are sound rows too)
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
-    # 2c. still not proven: improve the best line window by window, stopping if it meets the bound
+    # 2c. still not proven: improve the best line window by window, stopping if it meets the
+    # bound (the LP's or CP-SAT's: either proves the line's star count)
     if not stars_proven:
         best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
-        if lp is None or replay(game, best_line).stars_total < lp.integer_bound:
+        if result.star_bound is None or replay(game, best_line).stars_total < result.star_bound:
             budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
             shown_bound = result.star_bound
             best_line, used = improve_both(
                 game, best_line, budget, params, workers, options,
                 (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None,
-                stop_at=STAR_WEIGHT * lp.integer_bound if lp is not None else None,
+                stop_at=STAR_WEIGHT * shown_bound if shown_bound is not None else None,
             )
             result.deterministic_time += used
             lines.append(best_line)
-        if lp is not None and replay(game, best_line).stars_total >= lp.integer_bound:
+        best_stars = replay(game, best_line).stars_total
+        if lp is not None and best_stars >= lp.integer_bound:
             stars_proven, line, proven_by = True, best_line, "lp"  # the LP bound proves the line's star count
+        elif result.star_bound is not None and best_stars >= result.star_bound:
+            # the line meets CP-SAT's own proven bound (e.g. 18 stars, the cap)
+            stars_proven, line, proven_by = True, best_line, "cp-sat"
     # 2d. still not proven, the LP reached but not met: proof by cases on the round's 3-pumpkin
     # activations (solver/split.py): lines with >= k of them are below the best line by the LP,
     # the rest are asked of a far smaller model

@@ -99,3 +99,44 @@ def test_improve_both_searches_without_compensation_first_then_the_round(monkeyp
     assert [c[0] for c in calls] == ["off", "choice"]
     assert replay(game, line).legal and line_score(game, line, STAR_WEIGHT) >= line_score(game, start, STAR_WEIGHT)
     assert 0 < spent <= 6.0 + 1e-6
+
+
+def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
+    """Stage 2 stopped with no line but a proven bound (here: the true optimum, as at the 18-star
+    cap) and no LP bound: the improver's line that meets it is proven, without the LP."""
+    import solver.solve as S
+
+    game = _game()
+    truth = solve_optimal(game, time_limit=30, prove=False)
+    assert truth.status == "optimal"
+    real = S.solve_with_cuts
+    calls = []
+
+    def first_unknown(rm, solver, *args, **kwargs):
+        if kwargs.get("scale") == 1:  # the stage-2 solve (stars only): no line, CP-SAT's bound only
+            calls.append(1)
+            solver.parameters.max_deterministic_time = 0.0001
+            solver.solve(rm.model)  # (so the solver has a response to read times from)
+            return "unknown", None, truth.stars, 0
+        return real(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", first_unknown)
+    monkeypatch.setattr(S, "lp_bound_of", lambda *a, **k: None)
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert calls == [1]
+    assert res.stars_proven and res.stars == truth.stars and res.star_bound == truth.stars
+    calls.clear()
+    bound_above = truth.stars + 1
+
+    def first_unknown_above(rm, solver, *args, **kwargs):
+        if kwargs.get("scale") == 1:
+            calls.append(1)
+            solver.parameters.max_deterministic_time = 0.0001
+            solver.solve(rm.model)
+            return "unknown", None, bound_above, 0
+        return real(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", first_unknown_above)
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert calls == [1]
+    assert not res.stars_proven and res.status == "unknown"  # a bound above the line proves nothing
