@@ -103,6 +103,10 @@ def test_the_smallest_k_whose_lp_bound_is_at_most_the_stars() -> None:
     assert _fake({1: 16, 2: 15, 3: 12}).smallest_k(11, None) is None  # beyond max_k
     full = LpBound(18.0, Fraction(18), 0, 0, 0, 0.0)
     assert _fake({1: 18, 2: 12, 3: 12}).smallest_k(12, full) is None  # the first row did not help: stop
+    split = _fake({2: 14})
+    split.lps[1] = LpBound(16.31, Fraction(1631, 100), 0, 0, 0, 0.0)
+    lower = LpBound(16.98, Fraction(1698, 100), 0, 0, 0, 0.0)
+    assert split.smallest_k(16, lower, strict=True) == (2, split.lps[2])  # 16.98 -> 16.31 is a drop
 
 
 def test_an_optimum_proven_by_the_split_verifies() -> None:
