@@ -606,7 +606,8 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
 def witness_search(game: Game, target: int, params: dict[str, Any], time_limit: float | None, workers: int | None,
                    options: ModelOptions = ModelOptions()) -> tuple[Line | None, float]:
     """A line with at least `target` stars from the quick line improved window by window
-    (solver/improve.py), or None; and the deterministic time spent. Finds only, never proves."""
+    (`improve_both`: first without compensation, then the round itself), or None; and the
+    deterministic time spent. Finds only, never proves."""
     start = _quick_line(game, params, time_limit, options) or greedy_line(game)
     spent = min(params.get("quick_deterministic_time", 2.0), time_limit or params.get("quick_deterministic_time", 2.0))
     budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
