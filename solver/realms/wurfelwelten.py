@@ -117,7 +117,7 @@ class Wurfelwelten(Realm):
         for w in W:
             n = sum(on[e.i, w] for e in enc.events)
             m.add(n <= self.faces)
-            for K in set(worlds[w]):
+            for K in sorted(set(worlds[w])):  # sorted: set order follows string hashing (PYTHONHASHSEED)
                 m.add(sum(tick[e.i, w, K] for e in enc.events) <= worlds[w].count(K))
             for v in range(1, 7):
                 count[w, v] = sum(write[e.i, w, v] for e in enc.events)
