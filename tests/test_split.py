@@ -91,6 +91,25 @@ def test_the_lp_of_lines_with_at_least_k_holds_on_them(seed: int) -> None:
         assert lp is not None and lp.bound >= stars
 
 
+def test_the_warm_relaxation_gives_the_bounds_of_fresh_lps() -> None:
+    """The kept relaxation, its "at least k" row tightened k by k (and loosened again), bounds
+    exactly as an LP built from scratch for each k."""
+    from solver.solve import extras_split
+
+    params = {"lp_deterministic_time": 20, "split_max_extras": 3}
+    warm = extras_split(ROUND, NO_TRICKS, params)
+    cold = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, params))
+    assert warm.relaxation_of is not None and cold.relaxation_of is None
+    bounds = []
+    for k in (1, 2, 3, 1):
+        warm.lps.pop(k, None)  # ask again (k = 1 after 3: the row loosened)
+        w, c = warm.lp(k), cold.lp(k)
+        assert w is not None and c is not None
+        assert abs(w.lp_value - c.lp_value) < 1e-6 and w.integer_bound == c.integer_bound
+        bounds.append(w.integer_bound)
+    assert bounds[0] > bounds[2]  # the row does bind (otherwise this test proves nothing)
+
+
 def _fake(bounds: dict[int, int]) -> ExtrasSplit:
     split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: None, max_k=3)
     split.lps = {k: LpBound(float(b), Fraction(b), 0, 0, 0, 0.0) for k, b in bounds.items()}
