@@ -23,7 +23,7 @@ from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
 from .improve import ImproveSettings, improve_line, line_score
-from .lp_bound import LpBound, lp_upper_bound
+from .lp_bound import LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
 from .split import ExtrasSplit, line_extras, split_proof
 
@@ -113,6 +113,25 @@ def lp_bound_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any])
     within the question's GLOP deterministic limit `lp_deterministic_time` (absent or 0: not asked)."""
     limit = float(params.get("lp_deterministic_time", 0) or 0)
     return lp_upper_bound(model, objective, f"max_deterministic_time: {limit}") if limit > 0 else None
+
+
+def relaxation_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any]) -> LpRelaxation | None:
+    """The LP relaxation of `model` kept for warm re-solves, with the question's GLOP limit
+    (None: not asked, or a constraint kind the relaxation does not know)."""
+    limit = float(params.get("lp_deterministic_time", 0) or 0)
+    if limit <= 0:
+        return None
+    try:
+        return LpRelaxation(model, objective, f"max_deterministic_time: {limit}")
+    except Unsupported:
+        return None
+
+
+def extras_split(game: Game, options: ModelOptions, params: dict[str, Any]) -> ExtrasSplit:
+    """The question's proof by cases on 3-pumpkin activations (solver/split.py)."""
+    return ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
+                       max_k=int(params.get("split_max_extras", 0)),
+                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params))
 
 
 def lp_proof(question: str, lp: LpBound) -> dict[str, Any]:
@@ -234,7 +253,8 @@ def solve_optimal(
        Not proven within the limit: the LP relaxation's checked bound (2b), then the window
        improver (2c; first on the round without compensation, a restriction whose windows are
        far smaller), stopping when the line meets that bound (which then proves its stars);
-       then the split on 3-pumpkin activations (2d, solver/split.py).
+       then the split on 3-pumpkin activations (2d, solver/split.py). Long rounds
+       (`lp_first_turns`) ask 2b and 2c first (2a) and CP-SAT's search only if still needed.
     3. With that many stars, most leftover resources (in the split's small model when the stars
        were proven by the LP or the split and no line outside it has that many).
     Measured: asking for stars alone first proves far faster than the weighted objective
@@ -249,32 +269,30 @@ def solve_optimal(
     # 2. most stars
     rm = build(game, options)
     rm.model.maximize(rm.stars)
-    if first is not None:
-        rm.hint_line(first)
     solver = make_solver(params, time_limit, workers)
+    result.params, result.extras = effective_params(solver), list(rm.extras)
     star_progress = (lambda best, bound: progress(best, bound)) if progress else None
-    status, line, bound, cuts = solve_with_cuts(rm, solver, star_progress, scale=1)
-    if status == "infeasible":
-        raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
-    result.params, result.extras, result.cuts = effective_params(solver), list(rm.extras), cuts
-    result.deterministic_time = solver.deterministic_time
-    if line is not None:
-        lines.append(line)
-    result.star_bound = bound
-    stars_proven = status == "optimal"
-    proven_by = "cp-sat" if stars_proven else None
-    # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
-    # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
+    stars_proven, proven_by, line = False, None, None
     lp: LpBound | None = None
-    if not stars_proven:
-        lp = lp_bound_of(rm.model, rm.stars, params)  # the stage-2 model (its cuts are sound rows too)
-        if lp is not None:
-            result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
-    # 2c. still not proven: improve the best line window by window, stopping if it meets the
-    # bound (the LP's or CP-SAT's: either proves the line's star count)
-    if not stars_proven:
-        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
-        if result.star_bound is None or replay(game, best_line).stars_total < result.star_bound:
+
+    def best_so_far() -> Line:
+        return max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+
+    def meets_bound(cand: Line) -> str | None:
+        """Which proven bound the line's stars meet (that proves them best), if any."""
+        cand_stars = replay(game, cand).stars_total
+        if lp is not None and cand_stars >= lp.integer_bound:
+            return "lp"  # the LP bound proves the line's star count
+        if result.star_bound is not None and cand_stars >= result.star_bound:
+            return "cp-sat"  # CP-SAT's own proven bound (e.g. 18 stars, the cap)
+        if cand_stars >= game.rules.star_cap * len(game.realms):
+            return "cap"
+        return None
+
+    def improve_to_bound() -> None:
+        """2c: improve the best line window by window, stopping when it meets the bound."""
+        best_line = best_so_far()
+        if meets_bound(best_line) is None:
             budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
             shown_bound = result.star_bound
             best_line, used = improve_both(
@@ -284,21 +302,52 @@ def solve_optimal(
             )
             result.deterministic_time += used
             lines.append(best_line)
-        best_stars = replay(game, best_line).stars_total
-        if lp is not None and best_stars >= lp.integer_bound:
-            stars_proven, line, proven_by = True, best_line, "lp"  # the LP bound proves the line's star count
-        elif result.star_bound is not None and best_stars >= result.star_bound:
-            # the line meets CP-SAT's own proven bound (e.g. 18 stars, the cap)
-            stars_proven, line, proven_by = True, best_line, "cp-sat"
+
+    # 2a. long rounds: the LP relaxation's checked bound first (solver/lp_bound.py), then the
+    # window improver up to it; CP-SAT's star search only if the line is still below it
+    # (measured: on 9-turn rounds that search never proved the stars, docs/performance.md)
+    long_round = game.turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
+    if long_round:
+        lp = lp_bound_of(rm.model, rm.stars, params)
+        if lp is not None:
+            result.star_bound = lp.integer_bound
+        improve_to_bound()
+        proven_by = meets_bound(best_so_far())
+        if proven_by is not None:
+            stars_proven, line = True, best_so_far()
+    if not stars_proven:
+        rm.model.clear_hints()
+        rm.hint_line(best_so_far())
+        status, found_line, bound, cuts = solve_with_cuts(rm, solver, star_progress, scale=1)
+        if status == "infeasible":
+            raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
+        result.params, result.cuts = effective_params(solver), cuts
+        result.deterministic_time += solver.deterministic_time
+        if found_line is not None:
+            lines.append(found_line)
+        if bound is not None:
+            result.star_bound = bound if result.star_bound is None else min(result.star_bound, bound)
+        if status == "optimal":
+            stars_proven, proven_by, line = True, "cp-sat", found_line
+    # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
+    # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
+    if not stars_proven and not long_round:
+        lp = lp_bound_of(rm.model, rm.stars, params)  # the stage-2 model (its cuts are sound rows too)
+        if lp is not None:
+            result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
+        improve_to_bound()
+    if not stars_proven:
+        proven_by = meets_bound(best_so_far())
+        if proven_by is not None:
+            stars_proven, line = True, best_so_far()
     # 2d. still not proven, the LP reached but not met: proof by cases on the round's 3-pumpkin
     # activations (solver/split.py): lines with >= k of them are below the best line by the LP,
     # the rest are asked of a far smaller model
     split: ExtrasSplit | None = None
     if lp is not None:
-        split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
-                            max_k=int(params.get("split_max_extras", 0)))
+        split = extras_split(game, options, params)
     if not stars_proven and split is not None:
-        best_line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+        best_line = best_so_far()
         found_k = split.smallest_k(replay(game, best_line).stars_total, lp)
         if found_k is not None:
             k = found_k[0]
@@ -314,7 +363,7 @@ def solve_optimal(
                 lines.append(line_r)
             if status_r == "optimal":  # the region's optimum; the other region is below the best line
                 stars_proven, proven_by = True, "split"
-                line = max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
+                line = best_so_far()
                 result.star_bound = replay(game, line).stars_total
     if lp is not None and not stars_proven:
         lp = None  # it proves nothing the answer claims
@@ -470,8 +519,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
         if lp is not None and lp.integer_bound <= stars:
             return lp_proof(f"stars >= {stars + 1}", lp)
     if split_first:
-        split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
-                            max_k=int(params.get("split_max_extras", 0)))
+        split = extras_split(game, options, params)
         found_k = split.smallest_k(stars, None)
         if found_k is not None:
             k, lp_k = found_k
@@ -574,8 +622,7 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
     >= k of them are below the target by the LP, the target is asked of the small model of the
     others. INFEASIBLE there: unreachable (proof method extras-split); a line: a witness. None when
     the split does not apply or does not decide (the whole model is asked next)."""
-    split = ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
-                        max_k=int(params.get("split_max_extras", 0)))
+    split = extras_split(game, options, params)
     found_k = split.smallest_k(target - 1, lp)
     if found_k is None:
         return None

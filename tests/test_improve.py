@@ -140,3 +140,65 @@ def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert calls == [1]
     assert not res.stars_proven and res.status == "unknown"  # a bound above the line proves nothing
+
+
+def _star_searches(monkeypatch, S):
+    """Record CP-SAT's star searches (stage 2: `solve_with_cuts` with scale 1)."""
+    real = S.solve_with_cuts
+    calls: list[int] = []
+
+    def spy(rm, solver, *args, **kwargs):
+        if kwargs.get("scale") == 1 and rm.options.max_total_extras is None:
+            calls.append(1)
+        return real(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    return calls
+
+
+def _fake_lp(stars: int):
+    from fractions import Fraction
+
+    from solver.lp_bound import LpBound
+
+    return LpBound(float(stars), Fraction(stars), 0, 0, 0, 0.0)
+
+
+def test_a_long_round_asks_the_lp_and_the_improver_before_cp_sat_s_star_search(monkeypatch):
+    """`lp_first_turns`: when the quick or improved line meets the LP bound (here faked at the
+    true optimum), CP-SAT's star search is never asked; a short round asks it first as before."""
+    import solver.solve as S
+
+    game = _game()
+    truth = solve_optimal(game, time_limit=30, prove=False)
+    assert truth.status == "optimal"
+    real_params = S.load_params
+
+    def params_with(first_turns: int):
+        return lambda q: {**real_params(q), "lp_first_turns": first_turns}
+
+    monkeypatch.setattr(S, "lp_bound_of", lambda model, objective, params: _fake_lp(truth.stars)
+                        if "stars" in str(objective) else None)
+    calls = _star_searches(monkeypatch, S)
+    monkeypatch.setattr(S, "load_params", params_with(len(game.rolls)))
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert calls == [] and res.stars_proven and res.stars == truth.stars
+    monkeypatch.setattr(S, "load_params", params_with(len(game.rolls) + 1))  # a short round
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert calls == [1] and res.stars_proven and res.stars == truth.stars
+
+
+def test_a_long_round_below_the_lp_bound_still_asks_cp_sat(monkeypatch):
+    """The LP bound (faked one above the optimum) is not met: CP-SAT's search runs after the
+    improver, and its proven optimum is the answer."""
+    import solver.solve as S
+
+    game = _game()
+    truth = solve_optimal(game, time_limit=30, prove=False)
+    real_params = S.load_params
+    monkeypatch.setattr(S, "lp_bound_of", lambda model, objective, params: _fake_lp(truth.stars + 1)
+                        if "stars" in str(objective) else None)
+    calls = _star_searches(monkeypatch, S)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1})
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert calls == [1] and res.status == "optimal" and res.stars == truth.stars
