@@ -127,11 +127,12 @@ def relaxation_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any
         return None
 
 
-def extras_split(game: Game, options: ModelOptions, params: dict[str, Any]) -> ExtrasSplit:
-    """The question's proof by cases on 3-pumpkin activations (solver/split.py)."""
+def extras_split(game: Game, options: ModelOptions, params: dict[str, Any], base: RoundModel | None = None) -> ExtrasSplit:
+    """The question's proof by cases on 3-pumpkin activations (solver/split.py); `base`: the
+    round model already built with these options (its relaxation is reused, not rebuilt)."""
     return ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params),
                        max_k=int(params.get("split_max_extras", 0)),
-                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params))
+                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params), base=base)
 
 
 def lp_proof(question: str, lp: LpBound) -> dict[str, Any]:
@@ -345,7 +346,7 @@ def solve_optimal(
     # the rest are asked of a far smaller model
     split: ExtrasSplit | None = None
     if lp is not None:
-        split = extras_split(game, options, params)
+        split = extras_split(game, options, params, base=rm)
     if not stars_proven and split is not None:
         best_line = best_so_far()
         found_k = split.smallest_k(replay(game, best_line).stars_total, lp)
@@ -519,7 +520,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
         if lp is not None and lp.integer_bound <= stars:
             return lp_proof(f"stars >= {stars + 1}", lp)
     if split_first:
-        split = extras_split(game, options, params)
+        split = extras_split(game, options, params, base=rm)
         found_k = split.smallest_k(stars, None)
         if found_k is not None:
             k, lp_k = found_k

@@ -44,6 +44,8 @@ class ExtrasSplit:
     max_k: int = 3
     lps: dict[int, LpBound | None] = field(default_factory=dict)
     relaxation_of: Any = None
+    #: the round model already built with the same options (read only: its relaxation is copied)
+    base: RoundModel | None = None
     _relaxation: LpRelaxation | None = None
     _row: int | None = None
 
@@ -58,7 +60,7 @@ class ExtrasSplit:
             self.lps[k] = self.lp_bound_of(rm.model, rm.stars)
             return self.lps[k]
         if self._row is None:
-            rm = RoundModel(self.game, self.options)
+            rm = self.base if self.base is not None else RoundModel(self.game, self.options)
             self._relaxation = self.relaxation_of(rm.model, rm.stars)
             if self._relaxation is not None:
                 extras = {e.extra.index: 1 for evs in rm.events for e in evs}  # total_extras()

@@ -97,7 +97,9 @@ def test_the_warm_relaxation_gives_the_bounds_of_fresh_lps() -> None:
     from solver.solve import extras_split
 
     params = {"lp_deterministic_time": 20, "split_max_extras": 3}
-    warm = extras_split(ROUND, NO_TRICKS, params)
+    base = RoundModel(ROUND, NO_TRICKS)  # the model the question already built: reused, not changed
+    rows = len(base.model.proto.constraints)
+    warm = extras_split(ROUND, NO_TRICKS, params, base=base)
     cold = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, params))
     assert warm.relaxation_of is not None and cold.relaxation_of is None
     bounds = []
@@ -108,6 +110,7 @@ def test_the_warm_relaxation_gives_the_bounds_of_fresh_lps() -> None:
         assert abs(w.lp_value - c.lp_value) < 1e-6 and w.integer_bound == c.integer_bound
         bounds.append(w.integer_bound)
     assert bounds[0] > bounds[2]  # the row does bind (otherwise this test proves nothing)
+    assert len(base.model.proto.constraints) == rows
 
 
 def _fake(bounds: dict[int, int]) -> ExtrasSplit:
