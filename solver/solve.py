@@ -23,7 +23,7 @@ from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
 from .improve import ImproveSettings, improve_line, line_score
-from .lp_bound import LpBound, LpRelaxation, Unsupported, lp_upper_bound
+from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
 from .split import ExtrasSplit, line_extras, split_proof
 
@@ -393,10 +393,19 @@ def solve_optimal(
         leftover_proven = status2 == "optimal"
         if not leftover_proven:
             # the LP relaxation's checked bound on leftover with that many stars (as in 2b; in the
-            # split's region it is a bound of the round too: no line outside has that many stars)
-            leftover_lp = lp_bound_of(rm2.model, rm2.leftover, params)
+            # split's region it is a bound of the round too: no line outside has that many stars),
+            # kept with a row on 3-pumpkin activations for the leftover split (3b)
+            rel = relaxation_of(rm2.model, rm2.leftover, params)
+            extras_row = rel.add_row(_extras_terms(rm2), 0, INF) if rel is not None else None
+            leftover_lp = rel.solve() if rel is not None else None
             if leftover_lp is not None:
                 result.leftover_bound = leftover_lp.integer_bound if bound2 is None else min(bound2, leftover_lp.integer_bound)
+                if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
+                    assert rel is not None and extras_row is not None
+                    proven_left = _leftover_split(game, options, rm2, rel, extras_row, stars, lines, params,
+                                                  time_limit, workers, result)
+                    if proven_left is not None:
+                        result.leftover_bound, leftover_proven = proven_left, True
     else:
         leftover_proven = False
     best_value = -1
@@ -425,6 +434,66 @@ def solve_optimal(
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
     return result
+
+
+def _extras_terms(rm: RoundModel) -> dict[int, int]:
+    """`RoundModel.total_extras()` as {variable index: 1}, for a row of an LP relaxation."""
+    return {e.extra.index: 1 for evs in rm.events for e in evs}
+
+
+def _best_leftover(game: Game, lines: list[Line], stars: int) -> int:
+    """The most leftover among the lines with at least `stars` stars (-1: none)."""
+    reps = [replay(game, cand) for cand in lines]
+    return max((rep.final.resources.total() for rep in reps if rep.legal and rep.stars_total >= stars), default=-1)
+
+
+def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpRelaxation, extras_row: int,
+                    stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
+                    workers: int | None, result: RoundResult) -> int | None:
+    """3b: the most leftover with `stars` stars, proven by cases on 3-pumpkin activations (as the
+    extras split does for stars; docs/model.md). The lines with none are asked first (the
+    smallest model; measured, that is where the most leftover was); then k is the smallest count
+    whose leftover LP (of `rm2` with the row `total_extras >= k`) is at most the best leftover
+    found, and the lines with at most k - 1 are asked of their small model: its proven optimum
+    is the round's. Each 3-pumpkin activation costs 3 pumpkins and the LP pays them: measured on
+    a 9-turn Ark Nova + Libertalia + Würfelwelten round at 18 stars, leftover LP 12.25 / 9.75 /
+    6.75 / 1.5 for k = 0..3. Returns the proven leftover, or None (a region not proven within the
+    limit, or no k up to `split_max_extras`)."""
+    max_k = int(params.get("split_max_extras", 0))
+    if rm2.options.max_total_extras is not None:  # rm2 is itself a region of the star split
+        max_k = min(max_k, rm2.options.max_total_extras)
+    if max_k < 1:
+        return None
+
+    def region_solved(k: int) -> bool:
+        """Most leftover among the lines with at most k - 1 3-pumpkin activations: proven?"""
+        region = build(game, dc_replace(options, max_total_extras=k - 1))
+        region.model.add(region.stars >= stars)
+        region.model.maximize(region.leftover)
+        hint = max((cand for cand in lines if replay(game, cand).stars_total >= stars and line_extras(cand) <= k - 1),
+                   key=lambda cand: line_score(game, cand, STAR_WEIGHT), default=None)
+        if hint is not None:
+            region.hint_line(hint)
+        solver = make_solver(params, time_limit, workers)
+        status, found, _, cuts = solve_with_cuts(region, solver)
+        result.cuts += cuts
+        result.deterministic_time += solver.deterministic_time
+        if found is not None:
+            lines.append(found)
+        return status == "optimal"
+
+    none_solved = region_solved(1)
+    best = _best_leftover(game, lines, stars)
+    for k in range(1, max_k + 1):
+        rel.set_bounds(extras_row, k, INF)
+        lp_k = rel.solve()
+        if lp_k is None:
+            return None
+        if lp_k.integer_bound <= best:
+            solved = none_solved if k == 1 else region_solved(k)
+            # a better line in the region only raises the best above the LP's part
+            return _best_leftover(game, lines, stars) if solved else None
+    return None
 
 
 def improve_settings(params: dict[str, Any]) -> ImproveSettings:

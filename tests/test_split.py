@@ -164,3 +164,29 @@ def test_a_target_decided_by_the_split_is_unreachable_and_verifies() -> None:
     assert ver.status == "verified", [c.detail for c in ver.checks]
     reach = solve_target(game, 5)
     assert reach.status == "reachable" and reach.line is not None and replay(game, reach.line).stars_total >= 5
+
+
+def test_the_leftover_split_proves_the_most_leftover() -> None:
+    """3b: with the proven star count fixed, the lines without 3-pumpkin activations are solved
+    exactly and the LP with "at least k" bounds the rest: the proven leftover is the true one
+    (solve_optimal proves it on the whole model of this 3-turn round), found from a greedy start."""
+    import solver.solve as S
+    from solver.lp_bound import INF
+    from solver.playout import greedy_line
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+    truth = S.solve_optimal(game, 30, prove=False)
+    assert truth.status == "optimal" and truth.stars is not None
+    params = S.load_params("optimal")
+    rm2 = S.build(game, ModelOptions())
+    rm2.model.add(rm2.stars >= truth.stars)
+    rel = S.relaxation_of(rm2.model, rm2.leftover, params)
+    assert rel is not None
+    row = rel.add_row(S._extras_terms(rm2), 0, INF)
+    whole = rel.solve()
+    assert whole is not None and whole.integer_bound > truth.leftover  # the plain LP alone proves nothing
+    lines = [greedy_line(game)]
+    got = S._leftover_split(game, ModelOptions(), rm2, rel, row, truth.stars, lines, params, 30, 1,
+                            S.RoundResult("optimal", "unknown"))
+    assert got == truth.leftover
+    assert S._best_leftover(game, lines, truth.stars) == truth.leftover  # a line shows it
