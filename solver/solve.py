@@ -383,29 +383,44 @@ def solve_optimal(
         rm2.model.maximize(rm2.leftover)
         if rm2.options.max_total_extras is None or line_extras(line) <= rm2.options.max_total_extras:
             rm2.hint_line(line)
-        solver2 = make_solver(params, time_limit, workers)
-        status2, line2, bound2, cuts2 = solve_with_cuts(rm2, solver2)
-        result.cuts += cuts2
-        result.deterministic_time += solver2.deterministic_time
-        if line2 is not None:
-            lines.append(line2)
-        result.leftover_bound = bound2
-        leftover_proven = status2 == "optimal"
-        if not leftover_proven:
-            # the LP relaxation's checked bound on leftover with that many stars (as in 2b; in the
-            # split's region it is a bound of the round too: no line outside has that many stars),
-            # kept with a row on 3-pumpkin activations for the leftover split (3b)
+        leftover_proven = False
+
+        def leftover_by_lp_and_split(whole_bound: int | None) -> None:
+            """The LP relaxation's checked bound on leftover with that many stars (as in 2b; in
+            the split's region it is a bound of the round too: no line outside has that many
+            stars), then, while the best line is below it, the leftover split (3b)."""
+            nonlocal leftover_proven
             rel = relaxation_of(rm2.model, rm2.leftover, params)
-            extras_row = rel.add_row(_extras_terms(rm2), 0, INF) if rel is not None else None
-            leftover_lp = rel.solve() if rel is not None else None
-            if leftover_lp is not None:
-                result.leftover_bound = leftover_lp.integer_bound if bound2 is None else min(bound2, leftover_lp.integer_bound)
-                if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
-                    assert rel is not None and extras_row is not None
-                    proven_left = _leftover_split(game, options, rm2, rel, extras_row, stars, lines, params,
-                                                  time_limit, workers, result)
-                    if proven_left is not None:
-                        result.leftover_bound, leftover_proven = proven_left, True
+            if rel is None:
+                return
+            extras_row = rel.add_row(_extras_terms(rm2), 0, INF)
+            leftover_lp = rel.solve()
+            if leftover_lp is None:
+                return
+            result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
+            if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
+                proven_left = _leftover_split(game, options, rm2, rel, extras_row, stars, lines, params,
+                                              time_limit, workers, result)
+                if proven_left is not None:
+                    result.leftover_bound, leftover_proven = proven_left, True
+
+        # long rounds whose stage-3 model is the whole round (no star-split region): the split
+        # first (measured: the whole model's leftover solve proved nothing at the 18-star cap)
+        split_first = long_round and rm2.options.max_total_extras is None
+        if split_first:
+            leftover_by_lp_and_split(None)
+        if not leftover_proven:
+            solver2 = make_solver(params, time_limit, workers)
+            status2, line2, bound2, cuts2 = solve_with_cuts(rm2, solver2)
+            result.cuts += cuts2
+            result.deterministic_time += solver2.deterministic_time
+            if line2 is not None:
+                lines.append(line2)
+            if bound2 is not None:
+                result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
+            leftover_proven = status2 == "optimal"
+            if not leftover_proven and not split_first:
+                leftover_by_lp_and_split(bound2)
     else:
         leftover_proven = False
     best_value = -1

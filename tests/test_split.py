@@ -190,3 +190,32 @@ def test_the_leftover_split_proves_the_most_leftover() -> None:
                             S.RoundResult("optimal", "unknown"))
     assert got == truth.leftover
     assert S._best_leftover(game, lines, truth.stars) == truth.leftover  # a line shows it
+
+
+def test_a_long_round_asks_the_leftover_split_before_the_whole_model(monkeypatch) -> None:
+    """Stage 3 of a long round (`lp_first_turns`) whose model is the whole round: the leftover
+    split first, and the whole model's leftover solve only if that does not prove it; a short
+    round keeps the old order (the whole model first, which proves this 3-turn round itself)."""
+    import solver.solve as S
+    from solver.resources import KINDS
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+    truth = S.solve_optimal(game, 30, prove=False)
+    assert truth.status == "optimal"
+    real_params, real_solve = S.load_params, S.solve_with_cuts
+    whole: list[int] = []
+
+    def spy(rm, solver, *args, **kwargs):
+        objective = set(rm.model.proto.objective.vars)
+        if rm.options.max_total_extras is None and objective == {rm.final_res[K].index for K in KINDS}:
+            whole.append(1)  # most leftover on the whole round's model
+        return real_solve(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    monkeypatch.setattr(ExtrasSplit, "smallest_k", lambda self, *a, **k: None)  # no star-split region
+    for first_turns, calls in ((1, []), (len(game.rolls) + 1, [1])):
+        whole.clear()
+        monkeypatch.setattr(S, "load_params", lambda q, n=first_turns: {**real_params(q), "lp_first_turns": n})
+        res = S.solve_optimal(game, 30, prove=False)
+        assert res.status == "optimal" and res.leftover == truth.leftover
+        assert whole == calls, first_turns
