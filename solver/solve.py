@@ -356,12 +356,7 @@ def solve_optimal(
             rmr.model.maximize(rmr.stars)
             if line_extras(best_line) <= k - 1:
                 rmr.hint_line(best_line)
-            solver_r = make_solver(params, time_limit, workers)
-            status_r, line_r, _, cuts_r = solve_with_cuts(rmr, solver_r, star_progress, scale=1)
-            result.cuts += cuts_r
-            result.deterministic_time += solver_r.deterministic_time
-            if line_r is not None:
-                lines.append(line_r)
+            status_r, _ = _solve_into(rmr, params, time_limit, workers, result, lines, progress=star_progress, scale=1)
             if status_r == "optimal":  # the region's optimum; the other region is below the best line
                 stars_proven, proven_by = True, "split"
                 line = best_so_far()
@@ -410,12 +405,7 @@ def solve_optimal(
         if split_first:
             leftover_by_lp_and_split(None)
         if not leftover_proven:
-            solver2 = make_solver(params, time_limit, workers)
-            status2, line2, bound2, cuts2 = solve_with_cuts(rm2, solver2)
-            result.cuts += cuts2
-            result.deterministic_time += solver2.deterministic_time
-            if line2 is not None:
-                lines.append(line2)
+            status2, bound2 = _solve_into(rm2, params, time_limit, workers, result, lines)
             if bound2 is not None:
                 result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
             leftover_proven = status2 == "optimal"
@@ -449,6 +439,19 @@ def solve_optimal(
         if result.proof["status"] != "INFEASIBLE":
             result.status = "unknown"  # the optimum was found but the certificate proof did not finish
     return result
+
+
+def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None, workers: int | None,
+                result: RoundResult, lines: list[Line], **kwargs: Any) -> tuple[str, int | None]:
+    """One stage's solve (with the cut loop): its cuts and time go to `result`, its line to
+    `lines`; returns (status, proven objective bound)."""
+    solver = make_solver(params, time_limit, workers)
+    status, found, bound, cuts = solve_with_cuts(rm, solver, **kwargs)
+    result.cuts += cuts
+    result.deterministic_time += solver.deterministic_time
+    if found is not None:
+        lines.append(found)
+    return status, bound
 
 
 def _extras_terms(rm: RoundModel) -> dict[int, int]:
@@ -489,13 +492,7 @@ def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpR
                    key=lambda cand: line_score(game, cand, STAR_WEIGHT), default=None)
         if hint is not None:
             region.hint_line(hint)
-        solver = make_solver(params, time_limit, workers)
-        status, found, _, cuts = solve_with_cuts(region, solver)
-        result.cuts += cuts
-        result.deterministic_time += solver.deterministic_time
-        if found is not None:
-            lines.append(found)
-        return status == "optimal"
+        return _solve_into(region, params, time_limit, workers, result, lines)[0] == "optimal"
 
     none_solved = region_solved(1)
     best = _best_leftover(game, lines, stars)
