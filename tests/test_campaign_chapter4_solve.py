@@ -382,7 +382,13 @@ def test_cli_won_and_json():
     assert check_chapter4(EASY.game(TINY), EASY, line).won
 
 
-def test_cli_fleet_reports_each_candidate(tmp_path):
+def test_cli_fleet_reports_each_candidate(tmp_path, monkeypatch):
+    # a narrow beam for the 18 candidates' quick lines (the default width took ~20 s here); the
+    # test is about the fleet's report, the beam has its own tests
+    import solver.campaign.chapter4_solve as c4
+
+    wide = c4.quick_line
+    monkeypatch.setattr(c4, "quick_line", lambda setup, rolls, width=c4.BEAM_WIDTH: wide(setup, rolls, 4))
     rolls = tmp_path / "one.txt"
     rolls.write_text("5 1\n")
     res = _run("--rolls", str(rolls), "--fleet", "euphoria,scythe,wingspan,parks,libertalia,red-rising",
