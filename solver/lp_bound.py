@@ -196,26 +196,41 @@ def _objective(model: cp_model.CpModel, objective: Any) -> tuple[dict[int, Fract
     return c, sf * Fraction(o.offset)
 
 
+#: row multipliers are rounded to multiples of 1 / DUAL_SCALE before the exact check: any
+#: multipliers give a valid bound, and sums of integers are far quicker than sums of the exact
+#: fractions of floats (measured on a 9-turn round, 18 474 rows: 0.2 s -> 0.03 s a check)
+DUAL_SCALE = 1 << 30
+
+
+def _exact(side: float) -> Fraction:
+    return Fraction(int(side)) if float(side).is_integer() else Fraction(side)
+
+
 def safe_bound(lo: list[int], hi: list[int], rows: list[Row], c: dict[int, Fraction], const: Fraction,
                y: list[float]) -> Fraction:
     """Weak duality in exact arithmetic: a valid upper bound on max c.x for any multipliers y
-    (a multiplier whose side of its row is infinite is taken as 0)."""
-    total = const
-    d: dict[int, Fraction] = dict(c)
+    (each rounded to a multiple of 1 / DUAL_SCALE; a multiplier whose side of its row is infinite
+    is taken as 0). Everything is scaled by D = DUAL_SCALE x the objective's denominators, so the
+    sums are of integers."""
+    den = math.lcm(*(Fraction(a).denominator for a in c.values()), Fraction(const).denominator)
+    scale = DUAL_SCALE * den
+    d: dict[int, int] = {v: int(Fraction(a) * scale) for v, a in c.items()}
+    total = Fraction(const) * scale
     for row, yi in zip(rows, y):
-        if yi == 0:
+        q = round(yi * DUAL_SCALE) * den  # the multiplier q / scale
+        if q == 0:
             continue
-        side = row.hi if yi > 0 else row.lo
+        side = row.hi if q > 0 else row.lo
         if side in (INF, -INF):
             continue
-        q = Fraction(yi)
-        total += q * Fraction(side)
+        total += q * _exact(side)
         for v, a in row.coeffs.items():
-            d[v] = d.get(v, Fraction(0)) - q * a
+            d[v] = d.get(v, 0) - q * a
+    extra = 0
     for v, dv in d.items():
         if dv:
-            total += max(dv * lo[v], dv * hi[v])
-    return total
+            extra += max(dv * lo[v], dv * hi[v])
+    return (total + extra) / scale
 
 
 class LpRelaxation:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
 from ortools.sat.python import cp_model
@@ -77,17 +78,16 @@ def test_weak_duality_holds_for_any_multipliers(data) -> None:  # type: ignore[n
         coeffs = {v: data.draw(st.integers(-3, 3)) for v in range(n)}
         a = data.draw(st.integers(-4, 4))
         rows.append(Row(coeffs, a - data.draw(st.integers(0, 4)) if data.draw(st.booleans()) else -float("inf"), a))
-    c = {v: data.draw(st.integers(-3, 3)) for v in range(n)}
+    c = {v: Fraction(data.draw(st.integers(-3, 3)), data.draw(st.integers(1, 4))) for v in range(n)}
     feasible = [x for x in itertools.product(*(range(lo[v], hi[v] + 1) for v in range(n)))
                 if all(r.lo <= sum(k * x[v] for v, k in r.coeffs.items()) <= r.hi for r in rows)]
     if not feasible:
         return
     best = max(sum(k * x[v] for v, k in c.items()) for x in feasible)
     y = data.draw(st.lists(st.floats(-5, 5, allow_nan=False), min_size=len(rows), max_size=len(rows)))
-    from fractions import Fraction
-
-    bound = safe_bound(lo, hi, rows, {v: Fraction(k) for v, k in c.items()}, Fraction(0), y)
-    assert bound >= best
+    const = Fraction(data.draw(st.integers(-2, 2)), 3)
+    bound = safe_bound(lo, hi, rows, c, const, y)
+    assert bound >= best + const
 
 
 @settings(max_examples=12, deadline=None)
