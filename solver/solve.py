@@ -275,6 +275,7 @@ def solve_optimal(
     star_progress = (lambda best, bound: progress(best, bound)) if progress else None
     stars_proven, proven_by, line = False, None, None
     lp: LpBound | None = None
+    lp_with_cuts = False  # the LP was taken from a model holding the cut loop's rows
 
     def best_so_far() -> Line:
         return max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
@@ -334,6 +335,7 @@ def solve_optimal(
     # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     if not stars_proven and not long_round:
         lp = lp_bound_of(rm.model, rm.stars, params)  # the stage-2 model (its cuts are sound rows too)
+        lp_with_cuts = result.cuts > 0
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
         improve_to_bound()
@@ -430,8 +432,12 @@ def solve_optimal(
         result.status = "optimal"
     result.solve_time = time.perf_counter() - t0
     if result.status == "optimal" and prove:
-        if lp is not None and lp.integer_bound <= (result.stars or 0):
+        if lp is not None and lp.integer_bound <= (result.stars or 0) and not lp_with_cuts:
             result.proof = lp_proof(f"stars >= {(result.stars or 0) + 1}", lp)
+        elif lp is not None and lp.integer_bound <= (result.stars or 0):
+            # the cuts are sound, but `solve verify` asks the LP of a fresh model: so does the
+            # certificate (and CP-SAT if that LP is not low enough)
+            result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options, lp_first=True)
         else:
             result.proof = prove_no_more(game, result.stars or 0, time_limit, workers, options,
                                          split_first=proven_by == "split")

@@ -172,3 +172,37 @@ def test_ark_nova_crosses_no_more_circles_than_outlined_in_the_lp() -> None:
     game = make_game(("ark-nova", "parks", "wurfelwelten"), [(4, 4), (1, 3), (5, 4)])
     rm = RoundModel(game)
     assert bound_of(rm.model, rm.stars) <= 7
+
+
+def test_an_lp_taken_after_cuts_is_not_the_certificate_s_proof(monkeypatch) -> None:
+    """Stage 2 ended with cuts in its model (faked here: CP-SAT's star search reports one cut
+    and no answer): the LP bound still proves the answer, but the certificate's proof is asked
+    again of a fresh model (as `solve verify` does), so the two always agree."""
+    import solver.solve as S
+    from solver.certificate import make_certificate, parse_certificate, verify_certificate
+
+    game = _one_turn_game()
+    real = S.solve_with_cuts
+    asked = []
+
+    def one_cut(rm, solver, *args, **kwargs):
+        if kwargs.get("scale") == 1:
+            solver.parameters.max_deterministic_time = 0.0001
+            solver.solve(rm.model)  # (so the solver has a response to read times from)
+            return "unknown", None, None, 1
+        return real(rm, solver, *args, **kwargs)
+
+    real_prove = S.prove_no_more
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("lp_first"))
+        return real_prove(*args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", one_cut)
+    monkeypatch.setattr(S, "prove_no_more", spy)
+    res = S.solve_optimal(game, 5.0)
+    assert res.status == "optimal" and res.cuts == 1 and res.stars == 1
+    assert asked == [True]
+    assert res.proof is not None and res.proof["method"] == "lp-relaxation"
+    ver = verify_certificate(parse_certificate(make_certificate(game, res)), 0.0)
+    assert ver.status == "verified", [c.detail for c in ver.checks]
