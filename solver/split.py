@@ -44,7 +44,11 @@ class ExtrasSplit:
     max_k: int = 3
     lps: dict[int, LpBound | None] = field(default_factory=dict)
     relaxation_of: Any = None
-    #: the round model already built with the same options (read only: its relaxation is copied)
+    #: the options of the model the LPs are asked of (None: `options`); solve.lp_options drops
+    #: compensation's condition there (a relaxation: same bounds, smaller LPs). The regions'
+    #: models keep `options`: every legal line lies in the LP's model and in one region.
+    lp_model_options: ModelOptions | None = None
+    #: the round model already built with the LP's options (read only: its relaxation is copied)
     base: RoundModel | None = None
     _relaxation: LpRelaxation | None = None
     _row: int | None = None
@@ -54,13 +58,15 @@ class ExtrasSplit:
         within the limit, or the LP has no optimum; nothing is claimed then)."""
         if k in self.lps:
             return self.lps[k]
+        lp_options = self.lp_model_options if self.lp_model_options is not None else self.options
         if self.relaxation_of is None:
-            rm = RoundModel(self.game, self.options)
+            rm = RoundModel(self.game, lp_options)
             rm.model.add(rm.total_extras() >= k)
             self.lps[k] = self.lp_bound_of(rm.model, rm.stars)
             return self.lps[k]
         if self._row is None:
-            rm = self.base if self.base is not None else RoundModel(self.game, self.options)
+            rm = self.base if self.base is not None else RoundModel(self.game, lp_options)
+            assert rm.options == lp_options, "the base model must be built with the LP's options"
             self._relaxation = self.relaxation_of(rm.model, rm.stars)
             if self._relaxation is not None:
                 extras = {e.extra.index: 1 for evs in rm.events for e in evs}  # total_extras()

@@ -96,11 +96,12 @@ def test_weak_duality_holds_for_any_multipliers(data) -> None:  # type: ignore[n
        seed=st.integers(0, 10**6))
 def test_the_bound_holds_on_random_legal_lines(keys, rolls, seed) -> None:  # type: ignore[no-untyped-def]
     """A random legal line: its stars are below the round's LP bound, and with the line fixed in
-    the model (tricks off: they keep one optimal line, not every line) the LP stays feasible."""
+    the LP's model (`free_compensation`, as solve.lp_options; tricks off: they keep one optimal
+    line, not every line) the LP stays feasible."""
     game = make_game(keys, rolls)
     line = random_line(game, random.Random(seed), max_actions=5, stop=0.1)
     stars = replay(game, line).stars_total
-    rm = RoundModel(game, ModelOptions(tricks=False))
+    rm = RoundModel(game, ModelOptions(tricks=False, free_compensation=True))
     free = lp_upper_bound(rm.model, rm.stars)
     assert free is not None and free.bound >= stars
     rm.fix_line(line)
@@ -174,16 +175,15 @@ def test_ark_nova_crosses_no_more_circles_than_outlined_in_the_lp() -> None:
     assert bound_of(rm.model, rm.stars) <= 7
 
 
-def test_an_lp_taken_after_cuts_is_not_the_certificate_s_proof(monkeypatch) -> None:
+def test_an_lp_taken_after_cuts_is_still_the_certificate_s_proof(monkeypatch) -> None:
     """Stage 2 ended with cuts in its model (faked here: CP-SAT's star search reports one cut
-    and no answer): the LP bound still proves the answer, but the certificate's proof is asked
-    again of a fresh model (as `solve verify` does), so the two always agree."""
+    and no answer): the LP bound is asked of a fresh model anyway (`lp_model`), so it is the
+    certificate's proof and `solve verify`, which re-computes it, agrees."""
     import solver.solve as S
     from solver.certificate import make_certificate, parse_certificate, verify_certificate
 
     game = _one_turn_game()
     real = S.solve_with_cuts
-    asked = []
 
     def one_cut(rm, solver, *args, **kwargs):
         if kwargs.get("scale") == 1:
@@ -192,17 +192,70 @@ def test_an_lp_taken_after_cuts_is_not_the_certificate_s_proof(monkeypatch) -> N
             return "unknown", None, None, 1
         return real(rm, solver, *args, **kwargs)
 
-    real_prove = S.prove_no_more
-
-    def spy(*args, **kwargs):
-        asked.append(kwargs.get("lp_first"))
-        return real_prove(*args, **kwargs)
-
     monkeypatch.setattr(S, "solve_with_cuts", one_cut)
-    monkeypatch.setattr(S, "prove_no_more", spy)
     res = S.solve_optimal(game, 5.0)
     assert res.status == "optimal" and res.cuts == 1 and res.stars == 1
-    assert asked == [True]
     assert res.proof is not None and res.proof["method"] == "lp-relaxation"
     ver = verify_certificate(parse_certificate(make_certificate(game, res)), 0.0)
     assert ver.status == "verified", [c.detail for c in ver.checks]
+
+
+def test_the_lp_s_model_drops_only_compensation_s_condition() -> None:
+    """`free_compensation` (the LP's model, solve.lp_options): a compensation the rules forbid (the
+    rolled 3 fits Libertalia) is rejected by the engine and by the round model, accepted by the
+    LP's model, whose LP bound then still holds for it."""
+    from solver.line import parse_line_text
+    from solver.solve import lp_options
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(3, 4)])
+    line = parse_line_text("turn 1 roll 3 4\n  compensate die1 P\n")
+    assert not replay(game, line).legal
+    rules_model = RoundModel(game, ModelOptions(tricks=False))
+    lp_model = RoundModel(game, lp_options(ModelOptions(tricks=False)))
+    for rm, accepts in ((rules_model, False), (lp_model, True)):
+        try:
+            rm.fix_line(line)
+        except ValueError:
+            assert not accepts
+            continue
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert (solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)) == accepts
+    assert len(lp_model.model.proto.constraints) < len(rules_model.model.proto.constraints)
+
+
+def test_every_lp_is_asked_of_the_lp_s_model_and_every_line_of_the_rules_model(monkeypatch) -> None:
+    """The LP bounds of solve_optimal (both orders), solve_target and the certificate proof are
+    asked of models built with `free_compensation`; CP-SAT's lines never are (solve_with_cuts
+    asserts it)."""
+    import solver.solve as S
+
+    built: dict[int, bool] = {}
+    asked: list[bool] = []
+    real_build, real_lp, real_rel = S.build, S.lp_bound_of, S.relaxation_of
+
+    def build(game, options=ModelOptions()):
+        rm = real_build(game, options)
+        built[id(rm.model)] = options.free_compensation
+        return rm
+
+    def lp(model, objective, params):
+        asked.append(built[id(model)])
+        return real_lp(model, objective, params)
+
+    def rel(model, objective, params):
+        asked.append(built[id(model)])
+        return real_rel(model, objective, params)
+
+    monkeypatch.setattr(S, "build", build)
+    monkeypatch.setattr(S, "lp_bound_of", lp)
+    monkeypatch.setattr(S, "relaxation_of", rel)
+    game = _one_turn_game()
+    assert S.solve_optimal(game, 0.0).status == "optimal"  # the LP proves it (above)
+    assert S.solve_target(game, 2).status == "unreachable"
+    small = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+    real_params = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1})  # LP first
+    assert S.solve_optimal(small, 30).status == "optimal"
+    assert S.prove_no_more(small, 5, lp_first=True, split_first=True)["status"] == "INFEASIBLE"
+    assert len(asked) >= 5 and all(asked), asked

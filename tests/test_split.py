@@ -107,13 +107,13 @@ def test_the_lp_of_lines_with_at_least_k_holds_on_them(seed: int) -> None:
 def test_the_warm_relaxation_gives_the_bounds_of_fresh_lps() -> None:
     """The kept relaxation, its "at least k" row tightened k by k (and loosened again), bounds
     exactly as an LP built from scratch for each k."""
-    from solver.solve import extras_split
+    from solver.solve import extras_split, lp_options
 
     params = {"lp_deterministic_time": 20, "split_max_extras": 3}
-    base = RoundModel(ROUND, NO_TRICKS)  # the model the question already built: reused, not changed
+    base = RoundModel(ROUND, lp_options(NO_TRICKS))  # the LP's model the question built: reused, not changed
     rows = len(base.model.proto.constraints)
     warm = extras_split(ROUND, NO_TRICKS, params, base=base)
-    cold = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, params))
+    cold = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, params), lp_model_options=lp_options(NO_TRICKS))
     assert warm.relaxation_of is not None and cold.relaxation_of is None
     bounds = []
     for k in (1, 2, 3, 1):
