@@ -11,8 +11,9 @@ pumpkins, rolling-realms.md 6.1). The lines split in two regions:
   a far smaller model than the full one, whose 3-pumpkin bound grows to 6 per turn.
 
 So with k the smallest count whose LP bound is at most S, "no line has S + 1 stars" needs only
-the small model's INFEASIBLE. Both regions are asked of the same model (with or without one
-row), so every line is in one of them. A solver trick, never a rule: the engine knows nothing of it.
+the small model's INFEASIBLE. Every legal line is in one of them: the region e <= k - 1 is the
+round model with one more row, and the LP's model (`lp_model_options`: the round model, or one
+with compensation's condition dropped) admits every line the round model does, with the same e. A solver trick, never a rule: the engine knows nothing of it.
 """
 from __future__ import annotations
 
