@@ -372,7 +372,7 @@ def solve_optimal(
         split = extras_split(game, options, params, base=lp_round_model())
     if not stars_proven and split is not None:
         best_line = best_so_far()
-        found_k = split.smallest_k(replay(game, best_line).stars_total, lp)
+        found_k = split.smallest_k(replay(game, best_line).stars_total)
         if found_k is not None:
             k = found_k[0]
             rmr = split.region(k)
@@ -392,7 +392,7 @@ def solve_optimal(
         stars = replay(game, line).stars_total
         rm2 = None
         if split is not None:
-            found_k2 = split.smallest_k(stars, lp, strict=True)
+            found_k2 = split.smallest_k(stars, strict=True)
             if found_k2 is not None:
                 rm2 = split.region(found_k2[0])  # lines with more 3-pumpkin activations have fewer stars
         if rm2 is None:
@@ -628,7 +628,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
     rm = build(game, options)
     if split_first:
         split = extras_split(game, options, params, base=lp_rm)
-        found_k = split.smallest_k(stars, None)
+        found_k = split.smallest_k(stars)
         if found_k is not None:
             k, lp_k = found_k
             region = _no_more(split.region(k), stars, params, time_limit, workers)
@@ -732,7 +732,7 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
     others. INFEASIBLE there: unreachable (proof method extras-split); a line: a witness. None when
     the split does not apply or does not decide (the whole model is asked next)."""
     split = extras_split(game, options, params, base=lp_rm)
-    found_k = split.smallest_k(target - 1, lp)
+    found_k = split.smallest_k(target - 1)
     if found_k is None:
         return None
     k, lp_k = found_k
