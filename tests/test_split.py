@@ -30,6 +30,7 @@ def _small_truth():
 
     return solve_optimal(SMALL, 30, prove=False)
 
+
 #: five turns with low rolls: random lines often afford a 3-pumpkin activation (measured: 1 in 3)
 ROUND = make_game(("ark-nova", "libertalia", "wurfelwelten"), [(1, 1), (1, 2), (1, 1), (3, 5), (2, 6)])
 NO_TRICKS = ModelOptions(tricks=False)  # tricks keep one optimal line, not every line
