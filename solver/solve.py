@@ -25,7 +25,7 @@ from .playout import greedy_line
 from .improve import ImproveSettings, improve_line, line_score
 from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
-from .split import ExtrasSplit, line_extras, split_proof
+from .split import ExtrasSplit, extras_terms, line_extras, split_proof
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
 STAR_WEIGHT = 1000
@@ -413,7 +413,7 @@ def solve_optimal(
             rel = relaxation_of(rl.model, rl.leftover, params)
             if rel is None:
                 return
-            extras_row = rel.add_row(_extras_terms(rl), 0, INF)
+            extras_row = rel.add_row(extras_terms(rl), 0, INF)
             leftover_lp = rel.solve()
             if leftover_lp is None:
                 return
@@ -477,11 +477,6 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
     if found is not None:
         lines.append(found)
     return status, bound
-
-
-def _extras_terms(rm: RoundModel) -> dict[int, int]:
-    """`RoundModel.total_extras()` as {variable index: 1}, for a row of an LP relaxation."""
-    return {e.extra.index: 1 for evs in rm.events for e in evs}
 
 
 def _best_leftover(game: Game, lines: list[Line], stars: int) -> int:

@@ -31,6 +31,11 @@ def line_extras(line: Line) -> int:
     return sum(1 for turn in line.turns for a in turn.actions if isinstance(a, Activation) and a.extra)
 
 
+def extras_terms(rm: RoundModel) -> dict[int, int]:
+    """`RoundModel.total_extras()` as {variable index: 1}, for a row of an LP relaxation."""
+    return {e.extra.index: 1 for evs in rm.events for e in evs}
+
+
 @dataclass
 class ExtrasSplit:
     """The LP bounds of "stars with at least k 3-pumpkin activations", asked lazily and kept.
@@ -70,8 +75,7 @@ class ExtrasSplit:
             assert rm.options == lp_options, "the base model must be built with the LP's options"
             self._relaxation = self.relaxation_of(rm.model, rm.stars)
             if self._relaxation is not None:
-                extras = {e.extra.index: 1 for evs in rm.events for e in evs}  # total_extras()
-                self._row = self._relaxation.add_row(extras, k, INF)
+                self._row = self._relaxation.add_row(extras_terms(rm), k, INF)
         elif self._relaxation is not None:
             self._relaxation.set_bounds(self._row, k, INF)
         self.lps[k] = self._relaxation.solve() if self._relaxation is not None else None

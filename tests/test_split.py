@@ -15,7 +15,7 @@ from solver.lp_bound import LpBound
 from solver.model import ModelOptions, RoundModel
 from solver.playout import random_line
 from solver.solve import lp_bound_of, prove_no_more
-from solver.split import ExtrasSplit, line_extras
+from solver.split import ExtrasSplit, extras_terms, line_extras
 
 from conftest import make_game
 
@@ -194,7 +194,7 @@ def test_the_leftover_split_proves_the_most_leftover() -> None:
     rm2.model.add(rm2.stars >= truth.stars)
     rel = S.relaxation_of(rm2.model, rm2.leftover, params)
     assert rel is not None
-    row = rel.add_row(S._extras_terms(rm2), 0, INF)
+    row = rel.add_row(extras_terms(rm2), 0, INF)
     whole = rel.solve()
     assert whole is not None and whole.integer_bound > truth.leftover  # the plain LP alone proves nothing
     lines = [greedy_line(game)]
