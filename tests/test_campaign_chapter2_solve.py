@@ -156,8 +156,8 @@ def test_a_win_after_an_undecided_turn_is_not_proven_fewest(one_star, monkeypatc
     unknown (exit 3): its turn count is not proven fewest. (W = 1 is stubbed as undecided.)"""
     real = cs.ask_turn
 
-    def ask(setup, rolls, w, solver, options=cs.ModelOptions()):
-        return cs.TurnQuestion(w, "unknown") if w == 1 else real(setup, rolls, w, solver, options)
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
+        return cs.TurnQuestion(w, "unknown") if w == 1 else real(setup, rolls, w, solver, options, **kw)
 
     monkeypatch.setattr(cs, "ask_turn", ask)
     res = solve_chapter2(Chapter2(ROW, "normal"), ROLLS)
@@ -355,6 +355,88 @@ def test_pumpkins_spent_within_limit_binds_on_its_own(one_star, monkeypatch) -> 
     assert _feasible(setup, rolls, line, ())
 
 
+# ---- the LP bound asked first ---------------------------------------------------------------------
+
+LP_PARAMS = {"lp_deterministic_time": 8.0}
+SMALL_POOL = ("parks", "pendulum", "euphoria", "wurfelwelten", "libertalia", "scythe")
+
+
+def test_lp_bound_agrees_with_cp_sat(monkeypatch) -> None:
+    """Short random instances (chapter2.STARS_TO_WIN lowered to 1 or 2): wherever the LP bound
+    proves a turn count impossible, CP-SAT without it (cuts included) finds no win there either,
+    and wherever CP-SAT finds a checked win, the LP bound is at least the win. The sample holds
+    both kinds (else the test could not fail); its seeds are ones CP-SAT decides in about a
+    second (Euphoria with Pendulum takes 20 s at turn 3)."""
+    solver = cs.make_solver(cs.load_params("target"), 20.0, None)
+    proved_by_lp = wins = 0
+    for seed, stars in itertools.product((0, 2, 6, 10, 11), (1, 2)):
+        rng = random.Random(seed)
+        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
+        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+        for w in (1, 2, 3) if stars == 1 else (2,):
+            lp = cs.lp_star_bound(setup, rolls[:w], LP_PARAMS)
+            assert lp is not None
+            q = cs.ask_turn(setup, rolls, w, solver)
+            assert q.method == "cp-sat" and q.status in ("impossible", "won")
+            if lp.bound < cs.stars_to_win(setup):
+                proved_by_lp += 1
+                assert q.status == "impossible", (setup.realms, rolls, w, float(lp.bound))
+            if q.status == "won":
+                wins += 1
+                assert lp.bound >= cs.stars_to_win(setup)
+                break
+    assert proved_by_lp >= 10 and wins >= 5, (proved_by_lp, wins)
+
+
+def test_lp_bound_proves_turns_cp_sat_could_not() -> None:
+    """The checker's example rolls (real rules: 6 stars everywhere; a win at turn 13 exists):
+    CP-SAT's ladder proved turns 1-8 and stopped at 9-13 (docs/campaign-chapter2.md); the LP bound
+    proves turns 9 and 10 impossible without CP-SAT, and stays at the win on turn 13 (the known
+    winning line), so it cannot be claiming too much there."""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))
+    setup = Chapter2(("euphoria", "parks", "libertalia"))
+    assert check_chapter2(setup.game(rolls), setup,
+                          ch2.load_chapter2_line(str(CAMPAIGN / "chapter2-win-line.txt"))).won
+
+    class NoCpSat:
+        parameters = cp_model.CpSolver().parameters
+
+        def solve(self, model):
+            raise AssertionError("CP-SAT asked although the LP bound proves the turn impossible")
+
+    for w in (9, 10):
+        q = cs.ask_turn(setup, rolls, w, NoCpSat(), lp_params=LP_PARAMS)
+        assert q.status == "impossible" and q.method == "lp-bound"
+        assert q.lp_bound is not None and q.lp_bound.bound < 18 and q.deterministic_time == 0
+    assert cs.lp_star_bound(setup, rolls[:13], LP_PARAMS).bound >= 18
+
+
+def test_lp_is_asked_until_it_stops_proving(monkeypatch) -> None:
+    """solve_chapter2 asks the LP at each turn count until one it does not prove (a time choice:
+    later LPs are larger), then CP-SAT alone; the answer's lines and JSON say which proved what."""
+    asked: list[bool] = []
+    real = cs.ask_turn
+
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
+        asked.append(kw.get("lp_params") is not None)
+        return real(setup, rolls, w, solver, options, **kw)
+
+    monkeypatch.setattr(cs, "ask_turn", ask)
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
+    # turn 1: the LP proves it (2.17 < 3); turn 2: LP 4.33, CP-SAT proves it; turn 3: CP-SAT alone wins
+    assert [(q.status, q.method) for q in res.questions] == [
+        ("impossible", "lp-bound"), ("impossible", "cp-sat"), ("won", "cp-sat")]
+    assert asked == [True, True, False]
+    assert res.status == "won" and res.proven_impossible == [1, 2]
+    data = res.as_json()["questions"]
+    assert data[0]["method"] == "lp-bound" and data[0]["lp_bound"]["bound"] < 3
+    assert data[1]["lp_bound"]["bound"] >= 3 and data[2]["lp_bound"] is None
+    assert "by the LP bound" in "\n".join(cs.answer_lines(res))
+
+
 # ---- setup choice ------------------------------------------------------------------------------
 
 def test_fleet_chooses_the_realms_and_the_row(one_star, monkeypatch) -> None:
@@ -363,10 +445,10 @@ def test_fleet_chooses_the_realms_and_the_row(one_star, monkeypatch) -> None:
     keep the test fast: 2-turn wins need the three fast realms)."""
     real = cs.ask_turn
 
-    def ask(setup, rolls, w, solver, options=cs.ModelOptions()):
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
         if set(setup.realms) != set(ROW):
             return cs.TurnQuestion(w, "impossible")
-        return real(setup, rolls, w, solver, options)
+        return real(setup, rolls, w, solver, options, **kw)
 
     monkeypatch.setattr(cs, "ask_turn", ask)
     fleet = ("parks", "pendulum", "euphoria", "scythe", "charterstone")

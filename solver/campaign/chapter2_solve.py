@@ -43,7 +43,8 @@ from ..line import Activation, Line, Source, TurnPlay
 from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
-from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, make_solver
+from ..lp_bound import LpBound
+from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver
 from . import chapter2 as ch2
 from . import answers
 from .answers import SetupChoice, TurnLadder, check_solver_inputs, combined_status
@@ -227,13 +228,16 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
 
 @dataclass
 class TurnQuestion:
-    """One question "won at turn W?": won (line) / impossible (INFEASIBLE, cuts included) / unknown."""
+    """One question "won at turn W?": won (line) / impossible (INFEASIBLE, cuts included, or the
+    LP bound: `method`) / unknown. `lp_bound`: the checked LP bound on the stars, when asked."""
 
     turn: int
     status: str
     cuts: int = 0
     deterministic_time: float = 0.0
     line: Chapter2Line | None = None
+    method: str = "cp-sat"
+    lp_bound: LpBound | None = None
 
 
 @dataclass
@@ -276,8 +280,10 @@ class Chapter2Result(TurnLadder):
             "turn": self.turn,
             "proven_fewest": self.status == "won",
             "proven_impossible_turns": self.proven_impossible,
-            "questions": [{"turn": q.turn, "status": q.status, "cuts": q.cuts,
-                           "deterministic_time": round(q.deterministic_time, 3)} for q in self.questions],
+            "questions": [{"turn": q.turn, "status": q.status, "method": q.method, "cuts": q.cuts,
+                           "deterministic_time": round(q.deterministic_time, 3),
+                           "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None}
+                          for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
             "cuts": self.cuts,
@@ -329,9 +335,33 @@ def _checked(setup: Chapter2, rolls: tuple[tuple[int, int], ...], cline: Chapter
     return verdict
 
 
+def stars_to_win(setup: Chapter2) -> int:
+    """6 marked stars in every realm (read at call time, as the checker's `won` does)."""
+    return ch2.STARS_TO_WIN * len(setup.realms)
+
+
+def lp_star_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: dict[str, Any],
+                  options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES) -> LpBound | None:
+    """The checked LP bound (solver/lp_bound.py) on the stars of any line playing these turns under
+    chapter 2's model rules, the win rule itself dropped (it is what is bounded: the model's stars
+    are capped at 6 per realm, so a win needs stars = 6 x the realms). Asked of the model without
+    compensation's condition (`solve.lp_options`; chapter 2 has no compensation anyway). Below
+    `stars_to_win`: no line wins by the end of these turns (the model and its LP are relaxations)."""
+    rm = build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r is not six_stars_everywhere])
+    return lp_bound_of(rm.model, rm.stars, params)
+
+
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
-             options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES) -> TurnQuestion:
-    """Can the chapter be won at turn w (by the end of it)? Solve, order, cut, repeat."""
+             options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
+             lp_params: dict[str, Any] | None = None) -> TurnQuestion:
+    """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
+    `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
+    win, impossible (proven by it). Then CP-SAT: solve, order, cut, repeat."""
+    lp = None
+    if lp_params is not None and six_stars_everywhere in rules:
+        lp = lp_star_bound(setup, tuple(rolls)[:w], lp_params, options, rules)
+        if lp is not None and lp.bound < stars_to_win(setup):
+            return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
     budget = solver.parameters.max_deterministic_time
     spent, cuts = 0.0, 0
@@ -340,21 +370,34 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
             status = solver.solve(rm.model)
             spent += solver.deterministic_time
             if status == cp_model.INFEASIBLE:
-                return TurnQuestion(w, "impossible", cuts, spent)
+                return TurnQuestion(w, "impossible", cuts, spent, lp_bound=lp)
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return TurnQuestion(w, "unknown", cuts, spent)
+                return TurnQuestion(w, "unknown", cuts, spent, lp_bound=lp)
             found = order_chapter2(rm.game, setup, rm.turn_sets(solver))
             if isinstance(found, Chapter2Line):
-                return TurnQuestion(w, "won", cuts, spent, found)
+                return TurnQuestion(w, "won", cuts, spent, found, lp_bound=lp)
             cuts += 1
             if cuts > MAX_CUTS or (budget and spent >= budget):
-                return TurnQuestion(w, "unknown", cuts, spent)
+                return TurnQuestion(w, "unknown", cuts, spent, lp_bound=lp)
             rm.forbid_history(solver, found)
             if budget:
                 solver.parameters.max_deterministic_time = max(0.1, budget - spent)
     finally:
         if budget:
             solver.parameters.max_deterministic_time = budget
+
+
+def lp_still_useful(q: TurnQuestion) -> bool:
+    """Ask the LP at the next turn count too? Not once it failed to prove one (its bound reached
+    the win, or no bound within its limit): later turns hold more rolls, so their LPs are larger
+    and, in every instance measured, no lower (docs/campaign-chapter2.md). A time choice only:
+    skipping a bound never makes an answer wrong."""
+    return q.method == "lp-bound"
+
+
+def lp_note(q: TurnQuestion) -> str:
+    """', LP bound 16.33' for the answer's lines (empty when the LP was not asked)."""
+    return f", LP bound {float(q.lp_bound.bound):.2f}" if q.lp_bound is not None else ""
 
 
 def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit: float | None = None,
@@ -373,13 +416,15 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     result = Chapter2Result(setup, rolls, "unknown", params=effective_params(solver))
     most = min(len(rolls), setup.last_turn)
     planned = list(turns if turns is not None else range(1, most + 1))
+    lp_live = True
     for w in planned:
         if total_limit is not None and result.deterministic_time >= total_limit:
             break
-        q = ask_turn(setup, rolls, w, solver, options)
+        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None)
+        lp_live = lp_live and lp_still_useful(q)
         result.questions.append(q)
         say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
-            f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s))")
+            f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
         if q.status == "won":
             assert q.line is not None
             result.line = q.line
@@ -514,6 +559,8 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
         cands.append(c)
         live.append(c)
     most = min(len(rolls), Chapter2(cands[0].realms, difficulty).last_turn) if cands else 0
+    lp_spent: set[frozenset[str]] = set()  # realm sets whose LP no longer proves (lp_still_useful); like the
+    # model, the LP does not look at the row order
     for w in range(1, most + 1):
         if not live:
             break
@@ -524,7 +571,10 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             if frozenset(c.realms) in free:
                 a.questions.append(TurnQuestion(w, "impossible"))
                 continue
-            q = ask_turn(a.setup, rolls, w, solver, options)
+            q = ask_turn(a.setup, rolls, w, solver, options,
+                         lp_params=None if frozenset(c.realms) in lp_spent else params)
+            if not lp_still_useful(q):
+                lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
             if q.status == "impossible" and q.cuts == 0:
                 free.add(frozenset(c.realms))
@@ -600,7 +650,12 @@ def answer_lines(res: Chapter2Result) -> list[str]:
     else:
         out.append(f"UNKNOWN: the time limit stopped the solver before deciding; this is NOT an answer ({proof}) — {head}")
     for q in res.questions:
-        out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s)")
+        if q.method == "lp-bound":
+            assert q.lp_bound is not None
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
+                       f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
+        else:
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}")
     if res.line is not None and res.verdict is not None:
         out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "
                    f"step {res.verdict.action}: {res.verdict.reason}; free moves used {res.verdict.moves_used} of {s.free_moves}")
