@@ -40,7 +40,6 @@ from solver.engine import Game, apply_activation, end_choice_sets, end_turn, leg
 from solver.errors import IllegalAction, InputError
 from solver.line import Activation, Line, TurnPlay, parse_line_text
 from solver.rolls import load_rolls
-from solver.solve import ModelDisagreement
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGN = ROOT / "puzzles" / "examples" / "campaign"
@@ -361,32 +360,41 @@ LP_PARAMS = {"lp_deterministic_time": 8.0}
 SMALL_POOL = ("parks", "pendulum", "euphoria", "wurfelwelten", "libertalia", "scythe")
 
 
-def test_lp_bound_agrees_with_cp_sat(monkeypatch) -> None:
+def test_lp_bound_and_split_agree_with_cp_sat(monkeypatch) -> None:
     """Short random instances (chapter2.STARS_TO_WIN lowered to 1 or 2): wherever the LP bound
-    proves a turn count impossible, CP-SAT without it (cuts included) finds no win there either,
-    and wherever CP-SAT finds a checked win, the LP bound is at least the win. The sample holds
-    both kinds (else the test could not fail); its seeds are ones CP-SAT decides in about a
+    proves a turn count impossible, CP-SAT on the whole model (cuts included) finds no win there
+    either; wherever CP-SAT finds a checked win, the LP bound is at least the win; and the answer
+    with the LP and the extras split (ask_turn with lp_params) is the whole model's. The sample
+    holds every kind (else the test could not fail); its seeds are ones CP-SAT decides in about a
     second (Euphoria with Pendulum takes 20 s at turn 3)."""
     solver = cs.make_solver(cs.load_params("target"), 20.0, None)
-    proved_by_lp = wins = 0
-    for seed, stars in itertools.product((0, 2, 6, 10, 11), (1, 2)):
+    seen: dict[tuple[str, str], int] = {}
+    for seed, stars in itertools.product((0, 2, 11), (1, 2)):
         rng = random.Random(seed)
         monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
         setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
         rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
-        for w in (1, 2, 3) if stars == 1 else (2,):
+        for w in (1, 2, 3):
             lp = cs.lp_star_bound(setup, rolls[:w], LP_PARAMS)
             assert lp is not None
             q = cs.ask_turn(setup, rolls, w, solver)
             assert q.method == "cp-sat" and q.status in ("impossible", "won")
             if lp.bound < cs.stars_to_win(setup):
-                proved_by_lp += 1
                 assert q.status == "impossible", (setup.realms, rolls, w, float(lp.bound))
             if q.status == "won":
-                wins += 1
                 assert lp.bound >= cs.stars_to_win(setup)
+            fast = cs.ask_turn(setup, rolls, w, solver, lp_params=cs.load_params("target"))
+            assert fast.status == q.status, (setup.realms, rolls, w, fast.method, fast.split_k)
+            if fast.method == "extras-split":
+                assert fast.split_lp.bound < cs.stars_to_win(setup) <= fast.lp_bound.bound
+            if fast.status == "won":
+                assert check_chapter2(setup.game(rolls[:w]), setup, fast.line).won
+            seen[fast.method, fast.status] = seen.get((fast.method, fast.status), 0) + 1
+            if q.status == "won":
                 break
-    assert proved_by_lp >= 10 and wins >= 5, (proved_by_lp, wins)
+    assert seen.get(("lp-bound", "impossible"), 0) >= 8, seen
+    assert seen.get(("extras-split", "impossible")) and seen.get(("extras-split", "won")), seen
+    assert seen.get(("cp-sat", "won")), seen
 
 
 def test_lp_bound_proves_turns_cp_sat_could_not() -> None:

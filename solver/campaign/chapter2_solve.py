@@ -44,7 +44,9 @@ from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..lp_bound import LpBound
-from ..solve import MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver
+from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
+                     relaxation_of)
+from ..split import ExtrasSplit
 from . import chapter2 as ch2
 from . import answers
 from .answers import SetupChoice, TurnLadder, check_solver_inputs, combined_status
@@ -229,7 +231,8 @@ def order_chapter2(game: Game, setup: Chapter2, turn_sets: Sequence[TurnSet]) ->
 @dataclass
 class TurnQuestion:
     """One question "won at turn W?": won (line) / impossible (INFEASIBLE, cuts included, or the
-    LP bound: `method`) / unknown. `lp_bound`: the checked LP bound on the stars, when asked."""
+    LP bound, or both by the extras split: `method`) / unknown. `lp_bound`: the checked LP bound
+    on the stars, when asked."""
 
     turn: int
     status: str
@@ -238,6 +241,10 @@ class TurnQuestion:
     line: Chapter2Line | None = None
     method: str = "cp-sat"
     lp_bound: LpBound | None = None
+    #: method "extras-split": the LP bound `split_lp` of the lines with >= split_k 3-pumpkin
+    #: activations is below the win; CP-SAT was asked of the lines with at most split_k - 1
+    split_k: int | None = None
+    split_lp: LpBound | None = None
 
 
 @dataclass
@@ -282,7 +289,9 @@ class Chapter2Result(TurnLadder):
             "proven_impossible_turns": self.proven_impossible,
             "questions": [{"turn": q.turn, "status": q.status, "method": q.method, "cuts": q.cuts,
                            "deterministic_time": round(q.deterministic_time, 3),
-                           "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None}
+                           "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None,
+                           "extras_at_least": q.split_k,
+                           "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None}
                           for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -340,15 +349,32 @@ def stars_to_win(setup: Chapter2) -> int:
     return ch2.STARS_TO_WIN * len(setup.realms)
 
 
+def lp_base(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions = ModelOptions(),
+            rules: Sequence[Rule] = CHAPTER2_RULES) -> RoundModel:
+    """The model every LP bound of these turns is asked of: chapter 2's model rules with the win
+    rule itself dropped (the win is what is bounded: the model's stars are capped at 6 per realm,
+    so a win needs stars = 6 x the realms), without compensation's condition (`solve.lp_options`;
+    chapter 2 has no compensation anyway). CP-SAT never solves it."""
+    return build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r is not six_stars_everywhere])
+
+
 def lp_star_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: dict[str, Any],
                   options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES) -> LpBound | None:
     """The checked LP bound (solver/lp_bound.py) on the stars of any line playing these turns under
-    chapter 2's model rules, the win rule itself dropped (it is what is bounded: the model's stars
-    are capped at 6 per realm, so a win needs stars = 6 x the realms). Asked of the model without
-    compensation's condition (`solve.lp_options`; chapter 2 has no compensation anyway). Below
-    `stars_to_win`: no line wins by the end of these turns (the model and its LP are relaxations)."""
-    rm = build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r is not six_stars_everywhere])
+    chapter 2's model rules (`lp_base`). Below `stars_to_win`: no line wins by the end of these
+    turns (the model and its LP are relaxations of the rules)."""
+    rm = lp_base(setup, rolls, options, rules)
     return lp_bound_of(rm.model, rm.stars, params)
+
+
+def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) -> ExtrasSplit:
+    """The proof by cases on 3-pumpkin activations (solver/split.py) over `lp_base`'s model: the
+    LP of the lines with at least k of them, k = 1 .. min(split_max_extras, cap // 3) (a winning
+    line spends at most the cap of earned pumpkins, `pumpkins_spent_within_limit`)."""
+    most = min(int(params.get("split_max_extras", 0)), cap_of_earned(base.game, setup) // 3)
+    return ExtrasSplit(base.game, base.options, lambda mdl, obj: lp_bound_of(mdl, obj, params), max_k=most,
+                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params),
+                       lp_model_options=base.options, base=base)
 
 
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
@@ -356,12 +382,28 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
              lp_params: dict[str, Any] | None = None) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
-    win, impossible (proven by it). Then CP-SAT: solve, order, cut, repeat."""
-    lp = None
+    win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
+    smallest k whose LP over lines with at least k 3-pumpkin activations is below the win leaves
+    only the lines with at most k - 1 of them, a far smaller model (docs/campaign-chapter2.md).
+    Then CP-SAT on that model (or the whole one): solve, order, cut, repeat."""
+    lp = split_lp = None
+    split_k: int | None = None
+    win = stars_to_win(setup)
     if lp_params is not None and six_stars_everywhere in rules:
-        lp = lp_star_bound(setup, tuple(rolls)[:w], lp_params, options, rules)
-        if lp is not None and lp.bound < stars_to_win(setup):
+        base = lp_base(setup, tuple(rolls)[:w], options, rules)
+        lp = lp_bound_of(base.model, base.stars, lp_params)
+        if lp is not None and lp.bound < win:
             return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
+        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1) if lp is not None else None
+        if found_k is not None:
+            split_k, split_lp = found_k
+            most = split_k - 1 if options.max_total_extras is None else min(split_k - 1, options.max_total_extras)
+            options = replace(options, max_total_extras=most)
+    method = "cp-sat" if split_k is None else "extras-split"
+
+    def question(status: str, cuts: int = 0, spent: float = 0.0, line: Chapter2Line | None = None) -> TurnQuestion:
+        return TurnQuestion(w, status, cuts, spent, line, method=method, lp_bound=lp, split_k=split_k, split_lp=split_lp)
+
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
     budget = solver.parameters.max_deterministic_time
     spent, cuts = 0.0, 0
@@ -370,15 +412,15 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
             status = solver.solve(rm.model)
             spent += solver.deterministic_time
             if status == cp_model.INFEASIBLE:
-                return TurnQuestion(w, "impossible", cuts, spent, lp_bound=lp)
+                return question("impossible", cuts, spent)
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return TurnQuestion(w, "unknown", cuts, spent, lp_bound=lp)
+                return question("unknown", cuts, spent)
             found = order_chapter2(rm.game, setup, rm.turn_sets(solver))
             if isinstance(found, Chapter2Line):
-                return TurnQuestion(w, "won", cuts, spent, found, lp_bound=lp)
+                return question("won", cuts, spent, found)
             cuts += 1
             if cuts > MAX_CUTS or (budget and spent >= budget):
-                return TurnQuestion(w, "unknown", cuts, spent, lp_bound=lp)
+                return question("unknown", cuts, spent)
             rm.forbid_history(solver, found)
             if budget:
                 solver.parameters.max_deterministic_time = max(0.1, budget - spent)
@@ -392,7 +434,7 @@ def lp_still_useful(q: TurnQuestion) -> bool:
     the win, or no bound within its limit): later turns hold more rolls, so their LPs are larger
     and, in every instance measured, no lower (docs/campaign-chapter2.md). A time choice only:
     skipping a bound never makes an answer wrong."""
-    return q.method == "lp-bound"
+    return q.method in ("lp-bound", "extras-split")
 
 
 def lp_note(q: TurnQuestion) -> str:
@@ -654,6 +696,11 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             assert q.lp_bound is not None
             out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
+        elif q.method == "extras-split":
+            assert q.split_lp is not None
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}; "
+                       f"by the extras split: with >= {q.split_k} 3-pumpkin activations at most "
+                       f"{float(q.split_lp.bound):.2f} stars (LP), CP-SAT asked of the lines with fewer")
         else:
             out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}")
     if res.line is not None and res.verdict is not None:
