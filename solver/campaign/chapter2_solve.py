@@ -438,8 +438,12 @@ def lp_still_useful(q: TurnQuestion) -> bool:
 
 
 def lp_note(q: TurnQuestion) -> str:
-    """', LP bound 16.33' for the answer's lines (empty when the LP was not asked)."""
-    return f", LP bound {float(q.lp_bound.bound):.2f}" if q.lp_bound is not None else ""
+    """', LP bound 16.33' for the answer's lines (empty when the LP was not asked), and the split's
+    k when CP-SAT was asked only the lines with fewer 3-pumpkin activations."""
+    note = f", LP bound {float(q.lp_bound.bound):.2f}" if q.lp_bound is not None else ""
+    if q.split_k is not None and q.split_lp is not None:
+        note += f"; with >= {q.split_k} 3-pumpkin activations {float(q.split_lp.bound):.2f}"
+    return note
 
 
 def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit: float | None = None,
@@ -620,7 +624,7 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             a.questions.append(q)
             if q.status == "impossible" and q.cuts == 0:
                 free.add(frozenset(c.realms))
-            say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s)")
+            say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s{lp_note(q)})")
             if q.status == "won":
                 assert q.line is not None
                 a.line, a.verdict = q.line, _checked(a.setup, rolls, q.line)
@@ -697,10 +701,8 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
         elif q.method == "extras-split":
-            assert q.split_lp is not None
-            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}; "
-                       f"by the extras split: with >= {q.split_k} 3-pumpkin activations at most "
-                       f"{float(q.split_lp.bound):.2f} stars (LP), CP-SAT asked of the lines with fewer")
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)} "
+                       f"(LP; the extras split: CP-SAT asked of the lines with fewer)")
         else:
             out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}")
     if res.line is not None and res.verdict is not None:
