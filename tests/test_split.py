@@ -231,3 +231,32 @@ def test_a_long_round_asks_the_leftover_split_before_the_whole_model(monkeypatch
         res = S.solve_optimal(game, 30, prove=False)
         assert res.status == "optimal" and res.leftover == truth.leftover
         assert whole == calls, first_turns
+
+
+def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
+    """Stage 3's leftover LP is asked with `leftover_lp_deterministic_time` (Feast for Odin rounds
+    at the 18-star cap need about 16 GLOP units there, the star LPs about 4); every other LP keeps
+    `lp_deterministic_time`."""
+    import solver.solve as S
+    from solver.lp_bound import _objective
+
+    game = SMALL
+    truth = _small_truth()
+    real_params, real_rel = S.load_params, S.relaxation_of
+    limits: dict[str, set[float]] = {"leftover": set(), "stars": set()}
+
+    def rel(model, objective, params):
+        names = {model.proto.variables[v].name for v in _objective(model, objective)[0]}
+        kind = "leftover" if all("[end of t" in n for n in names) else "stars"
+        limits[kind].add(params["lp_deterministic_time"])
+        return real_rel(model, objective, params)
+
+    monkeypatch.setattr(S, "relaxation_of", rel)
+    monkeypatch.setattr(ExtrasSplit, "smallest_k", lambda self, *a, **k: None)  # stage 3 on the whole round
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
+                                                     "lp_deterministic_time": 5.0, "leftover_lp_deterministic_time": 7.5})
+    res = S.solve_optimal(game, 30, prove=False)
+    assert res.status == "optimal" and res.leftover == truth.leftover
+    assert limits["leftover"] == {7.5}
+    assert limits["stars"] <= {5.0}
+    assert S.leftover_lp_params({"lp_deterministic_time": 8.0}) == {"lp_deterministic_time": 8.0}
