@@ -509,6 +509,11 @@ def test_cli_won_json(one_star, tmp_path) -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["status"] == "won" and data["turn"] == 2 and "move pendulum" in data["line_text"]
+    # turn 1 is proven impossible by the LP bound (the win needs 3 stars, one per realm; the LP of
+    # one roll stays below), turn 2 is won by CP-SAT
+    first, second = data["questions"]
+    assert first["method"] == "lp-bound" and first["status"] == "impossible" and first["lp_bound"]["bound"] < 3
+    assert second["status"] == "won" and second["method"] in ("cp-sat", "extras-split")
     text = run("--rolls", str(rolls), "--realms", ",".join(ROW))
     assert text.exit_code == 0 and "WON at turn 2" in text.output
     rolls.write_text("4 1\n")
