@@ -700,11 +700,9 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             assert q.lp_bound is not None
             out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
-        elif q.method == "extras-split":
-            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)} "
-                       f"(LP; the extras split: CP-SAT asked of the lines with fewer)")
         else:
-            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}")
+            how = " (LP; the extras split: CP-SAT asked of the lines with fewer)" if q.method == "extras-split" else ""
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}{how}")
     if res.line is not None and res.verdict is not None:
         out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "
                    f"step {res.verdict.action}: {res.verdict.reason}; free moves used {res.verdict.moves_used} of {s.free_moves}")
