@@ -547,3 +547,34 @@ def test_cli_bad_rolls(tmp_path) -> None:
     long.write_text("1 2\n" * 13)
     out = run("--rolls", str(long), "--realms", "parks,euphoria,pendulum", "--difficulty", "hard")
     assert out.exit_code == 2 and "at most 12" in out.output
+
+
+def test_highs_hint_finds_the_win_cp_sat_did_not() -> None:
+    """The example rolls at turn 11: CP-SAT alone found no win in 60 det-s (its ladder stopped
+    there, docs/campaign-chapter2.md); with HiGHS's MIP solution as its hint it wins within 5, the
+    line passes the checker, and the question says where its start came from. With turns 1-10
+    proven impossible by the LP, 11 is then the proven fewest. (The limit is 20 so that HiGHS's
+    guard, as many wall seconds, leaves room on a loaded machine: it needs about 3 s.)"""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))
+    setup = Chapter2(("euphoria", "parks", "libertalia"))
+    params = cs.load_params("target")
+    assert params["mip_hint_max_nodes"] > 0
+    solver = cs.make_solver(params, 20.0, 1)
+    q = cs.ask_turn(setup, rolls, 11, solver, lp_params=params, hint_params=params)
+    assert q.status == "won" and q.hint == "Optimal" and q.line is not None
+    assert q.deterministic_time < 5  # CP-SAT from the hint (0.27 det-s measured)
+    verdict = check_chapter2(setup.game(rolls[:11]), setup, q.line)
+    assert verdict.won and verdict.turn == 11
+
+
+def test_no_hint_when_highs_finds_nothing(monkeypatch) -> None:
+    """HiGHS without a solution leaves CP-SAT's question as it was (the hint proves nothing
+    either way); the question records HiGHS's status."""
+    from solver.mip_hint import MipHint
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Node limit reached", None, None, 0.0))
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 1}
+    q = cs.ask_turn(setup, ((5, 4), (4, 3), (4, 3)), 3, cs.make_solver(params, 20.0, 1), hint_params=params)
+    assert q.status == "won" and q.hint == "Node limit reached"
+    assert q.line is not None

@@ -44,6 +44,7 @@ from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..lp_bound import LpBound
+from ..mip_hint import highs_mip, hint_values
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of)
 from ..split import ExtrasSplit
@@ -245,6 +246,9 @@ class TurnQuestion:
     #: activations is below the win; CP-SAT was asked of the lines with at most split_k - 1
     split_k: int | None = None
     split_lp: LpBound | None = None
+    #: HiGHS's MIP asked first for a hint (solver/mip_hint.py): its status, e.g. "Optimal"
+    #: (a solution: CP-SAT started from it) or "Node limit reached" (none); None: not asked
+    hint: str | None = None
 
 
 @dataclass
@@ -291,7 +295,8 @@ class Chapter2Result(TurnLadder):
                            "deterministic_time": round(q.deterministic_time, 3),
                            "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None,
                            "extras_at_least": q.split_k,
-                           "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None}
+                           "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None,
+                           "mip_hint": q.hint}
                           for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -379,12 +384,14 @@ def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) ->
 
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
-             lp_params: dict[str, Any] | None = None) -> TurnQuestion:
+             lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
     smallest k whose LP over lines with at least k 3-pumpkin activations is below the win leaves
     only the lines with at most k - 1 of them, a far smaller model (docs/campaign-chapter2.md).
+    With `hint_params` (`mip_hint_max_nodes` > 0), HiGHS's MIP solution of that model is CP-SAT's
+    hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing).
     Then CP-SAT on that model (or the whole one): solve, order, cut, repeat."""
     lp = split_lp = None
     split_k: int | None = None
@@ -401,10 +408,23 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
             options = replace(options, max_total_extras=most)
     method = "cp-sat" if split_k is None else "extras-split"
 
+    hint: str | None = None
+
     def question(status: str, cuts: int = 0, spent: float = 0.0, line: Chapter2Line | None = None) -> TurnQuestion:
-        return TurnQuestion(w, status, cuts, spent, line, method=method, lp_bound=lp, split_k=split_k, split_lp=split_lp)
+        return TurnQuestion(w, status, cuts, spent, line, method=method, lp_bound=lp, split_k=split_k, split_lp=split_lp,
+                            hint=hint)
 
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
+    nodes = int((hint_params or {}).get("mip_hint_max_nodes", 0) or 0)
+    if hint_params is not None and nodes > 0 and six_stars_everywhere in rules:
+        guard = float(hint_params.get("mip_hint_seconds", 60.0))
+        if solver.parameters.max_deterministic_time:  # as many wall seconds as CP-SAT gets det-s
+            guard = min(guard, solver.parameters.max_deterministic_time)
+        found_hint = highs_mip(rm.model, rm.stars, nodes, guard, objective_bound=win)
+        if found_hint is not None:
+            hint = found_hint.status
+            if found_hint.usable is not None:
+                hint_values(rm.model, found_hint.usable)
     budget = solver.parameters.max_deterministic_time
     spent, cuts = 0.0, 0
     try:
@@ -466,7 +486,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     for w in planned:
         if total_limit is not None and result.deterministic_time >= total_limit:
             break
-        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None)
+        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params)
         lp_live = lp_live and lp_still_useful(q)
         result.questions.append(q)
         say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
@@ -618,7 +638,7 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
                 a.questions.append(TurnQuestion(w, "impossible"))
                 continue
             q = ask_turn(a.setup, rolls, w, solver, options,
-                         lp_params=None if frozenset(c.realms) in lp_spent else params)
+                         lp_params=None if frozenset(c.realms) in lp_spent else params, hint_params=params)
             if not lp_still_useful(q):
                 lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
@@ -702,6 +722,8 @@ def answer_lines(res: Chapter2Result) -> list[str]:
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
         else:
             how = " (LP; the extras split: CP-SAT asked of the lines with fewer)" if q.method == "extras-split" else ""
+            if q.hint is not None:
+                how += f"; HiGHS hint: {q.hint}"
             out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}{how}")
     if res.line is not None and res.verdict is not None:
         out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "

@@ -1,0 +1,210 @@
+"""HiGHS as a line finder for CP-SAT: the model's linear form solved as a MIP, its solution hinted.
+
+Why: on chapter 2's late turn counts CP-SAT found no winning line in 60 deterministic seconds,
+where HiGHS (a branch-and-cut MIP solver: LP bound, cuts, LP-based heuristics) found one in
+3 s on the same model (docs/campaign-chapter2.md, "HiGHS hint"). CP-SAT is then given that
+solution as its hint and reaches a solution in well under a second; the engine orders it and the
+checker replays it as before.
+
+HiGHS is trusted for nothing: its MIP is the relaxation of solver/lp_bound.py with integrality
+restored, made exact where that relaxation is not (`exact_rows`: a row with one hole such as
+`a != b` by one side selector; `max` by one selector per argument only with `exact_max`, because
+measured it made HiGHS 4x slower on Parks' many `max` rows and lost a win it found without
+them), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere; every answer still comes
+from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its "infeasible" proves nothing
+here (floating point), and is not used.
+
+Determinism: HiGHS is deterministic with one thread; its node limit is the work limit. Its time
+limit is a guard against a root node that never ends on large models; when it fires, whatever
+HiGHS found is dropped (`MipHint.usable`), so the same input gives the same answer on any machine
+fast enough to finish within the guard.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import highspy
+import numpy as np
+from ortools.sat.python import cp_model
+
+from .lp_bound import INF, Row, Unsupported, _lit, _objective, relax
+
+
+@dataclass(frozen=True)
+class MipHint:
+    """What HiGHS found: the values of the CP-SAT model's variables (None: no solution)."""
+
+    status: str  # HiGHS's model status, e.g. "Optimal", "Node limit reached", "Infeasible"
+    values: tuple[int, ...] | None
+    objective: float | None
+    seconds: float
+
+    @property
+    def usable(self) -> tuple[int, ...] | None:
+        """The values to hint: none when the wall-clock guard stopped HiGHS (what it had found by
+        then depends on the machine's speed; the same input must give the same answer)."""
+        return None if self.status == TIME_LIMIT else self.values
+
+
+#: HiGHS's status when its wall-clock guard stopped it
+TIME_LIMIT = "Time limit reached"
+
+
+def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
+              objective_bound: float | None = None, exact_max: bool = False) -> MipHint | None:
+    """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes,
+    `time_guard` wall seconds at most). `objective_bound`: a value no solution can beat (it stops
+    at the first solution reaching it). None: the model holds a constraint kind the linear form
+    does not know."""
+    t0 = time.perf_counter()
+    try:
+        lo, hi, rows = relax(model.proto)
+        c, _const = _objective(model, objective)
+        lo, hi = list(lo), list(hi)
+        rows = rows + exact_rows(model.proto, lo, hi, exact_max)  # (appends the selectors to lo, hi)
+    except Unsupported:
+        return None
+    n = len(lo)
+    inf = highspy.kHighsInf
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, len(rows)
+    lp.col_cost_ = np.array([float(c.get(i, 0)) for i in range(n)])
+    lp.col_lower_ = np.array(lo, dtype=float)
+    lp.col_upper_ = np.array(hi, dtype=float)
+    lp.row_lower_ = np.array([-inf if r.lo == -INF else r.lo for r in rows], dtype=float)
+    lp.row_upper_ = np.array([inf if r.hi == INF else r.hi for r in rows], dtype=float)
+    # the matrix row-wise, as the rows are built
+    starts, index, value = [0], [], []
+    for r in rows:
+        index.extend(r.coeffs.keys())
+        value.extend(float(a) for a in r.coeffs.values())
+        starts.append(len(index))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, len(rows)
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value, dtype=float)
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+    h = _quiet_highs()
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("mip_max_nodes", int(max_nodes))
+    h.setOptionValue("time_limit", float(time_guard))
+    if objective_bound is not None:
+        h.setOptionValue("objective_bound", float(objective_bound))
+    h.passModel(lp)
+    h.run()
+    status = h.modelStatusToString(h.getModelStatus())
+    info = h.getInfo()
+    values = None
+    if info.primal_solution_status:  # a feasible MIP solution (within HiGHS's tolerances)
+        values = tuple(int(round(x)) for x in h.getSolution().col_value[:len(model.proto.variables)])  # no selectors
+    return MipHint(status, values, float(info.objective_function_value) if values is not None else None,
+                   time.perf_counter() - t0)
+
+
+def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True) -> list[Row]:
+    """Rows (and new 0/1 selector columns, appended to lo / hi) that make the relaxation exact on
+    integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`) gets selectors
+    s_j, sum s_j = 1, z <= e_j + M (1 - s_j); an enforced linear row whose domain has one hole, [l1, h1] u [l2, h2],
+    gets a side selector d: a.x <= h1 + M (d + slack), a.x >= l2 - M (1 - d + slack), with slack
+    = the number of false enforcement literals. More holes: Unsupported."""
+    out: list[Row] = []
+
+    def box(terms: dict[int, int]) -> tuple[int, int]:
+        mn = sum(min(a * lo[v], a * hi[v]) for v, a in terms.items())
+        mx = sum(max(a * lo[v], a * hi[v]) for v, a in terms.items())
+        return mn, mx
+
+    def new_selector() -> int:
+        lo.append(0)
+        hi.append(1)
+        return len(lo) - 1
+
+    def expr(e: Any) -> tuple[dict[int, int], int]:
+        terms: dict[int, int] = {}
+        for v, a in zip(e.vars, e.coeffs):
+            terms[v] = terms.get(v, 0) + int(a)
+        return terms, int(e.offset)
+
+    for ct in proto.constraints:
+        if ct.has_lin_max() and exact_max:
+            z, z0 = expr(ct.lin_max.target)
+            zmax = box(z)[1] + z0
+            selectors = []
+            for e in ct.lin_max.exprs:
+                t, t0 = expr(e)
+                big = zmax - (box(t)[0] + t0)
+                sel = new_selector()
+                selectors.append(sel)
+                row = dict(z)
+                for v, a in t.items():
+                    row[v] = row.get(v, 0) - a
+                row[sel] = row.get(sel, 0) + big  # z - e + big * s <= big - z0 + t0
+                out.append(Row(row, -INF, big - z0 + t0))
+            out.append(Row({sel: 1 for sel in selectors}, 1, 1))
+        elif ct.has_linear() and len(ct.linear.domain) > 2:
+            dom = [int(x) for x in ct.linear.domain]
+            if len(dom) != 4:
+                raise Unsupported("a linear row with more than one hole")
+            h1, l2 = dom[1], dom[2]
+            terms: dict[int, int] = {}
+            for v, a in zip(ct.linear.vars, ct.linear.coeffs):
+                terms[v] = terms.get(v, 0) + int(a)
+            mn, mx = box(terms)
+            slack: dict[int, int] = {}
+            slack_const = 0
+            for e in ct.enforcement_literal:
+                slack_const = _lit(slack, slack_const + 1, e, -1)
+            d = new_selector()
+            # a.x - (mx - h1) (d + slack) <= h1
+            row = dict(terms)
+            row[d] = row.get(d, 0) - (mx - h1)
+            for v, a in slack.items():
+                row[v] = row.get(v, 0) - (mx - h1) * a
+            out.append(Row(row, -INF, h1 + (mx - h1) * slack_const))
+            # a.x >= l2 - (l2 - mn) (1 - d + slack): a.x - (l2 - mn) (d - slack) >= l2 - (l2 - mn) (1 + slack_const)
+            row = dict(terms)
+            row[d] = row.get(d, 0) - (l2 - mn)
+            for v, a in slack.items():
+                row[v] = row.get(v, 0) + (l2 - mn) * a
+            out.append(Row(row, l2 - (l2 - mn) * (1 + slack_const), INF))
+    return out
+
+
+def _quiet_highs() -> highspy.Highs:
+    """A HiGHS instance with output off. Its constructor prints a banner on the process's
+    standard output (file descriptor 1, once per process), which would break `--json`: fd 1
+    points at /dev/null while it runs."""
+    sys.stdout.flush()
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        _libc_flush()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+    return h
+
+
+def _libc_flush() -> None:
+    """Flush C's stdio buffers (the banner may sit there until the redirection ends)."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):
+        pass
+
+
+def hint_values(model: cp_model.CpModel, values: tuple[int, ...]) -> None:
+    """Replace the model's hint by these values (one per variable, in proto order)."""
+    model.clear_hints()
+    for i, x in enumerate(values):
+        model.add_hint(model.get_int_var_from_proto_index(i), x)

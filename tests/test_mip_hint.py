@@ -1,0 +1,113 @@
+"""HiGHS as CP-SAT's line finder (solver/mip_hint.py): it solves the model's linear form, says
+nothing on standard output, and its values land as the model's hint."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from ortools.sat.python import cp_model
+
+from solver.mip_hint import highs_mip, hint_values
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def knapsack() -> tuple[cp_model.CpModel, cp_model.LinearExpr, list[cp_model.IntVar]]:
+    """A small model with clauses, enforced rows and an integer: its optimum is 13 (b2 and n = 5)."""
+    m = cp_model.CpModel()
+    b = [m.new_bool_var(f"b{i}") for i in range(4)]
+    n = m.new_int_var(0, 5, "n")
+    m.add(3 * b[0] + 4 * b[1] + 2 * b[2] + 5 * b[3] + n <= 7)
+    m.add_bool_or([~b[1], ~b[2]])
+    m.add(n <= 2).only_enforce_if(b[0])
+    objective = 4 * b[0] + 5 * b[1] + 3 * b[2] + 6 * b[3] + 2 * n
+    return m, objective, b + [n]
+
+
+def test_highs_finds_the_optimum_of_the_linear_form() -> None:
+    m, objective, xs = knapsack()
+    found = highs_mip(m, objective, max_nodes=1000, time_guard=60)
+    assert found is not None and found.values is not None
+    solver = cp_model.CpSolver()
+    m.maximize(objective)
+    assert solver.solve(m) == cp_model.OPTIMAL and solver.objective_value == 13
+    assert found.status == "Optimal" and round(found.objective) == 13
+
+
+def test_its_values_become_the_hint_and_cp_sat_keeps_them() -> None:
+    m, objective, xs = knapsack()
+    found = highs_mip(m, objective, max_nodes=1000, time_guard=60)
+    assert found is not None and found.values is not None
+    hint_values(m, found.values)
+    solver = cp_model.CpSolver()
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    assert solver.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert tuple(solver.value(x) for x in xs) == found.values  # the hint is HiGHS's solution, var by var
+    hint_values(m, found.values)  # replaces, never adds a second hint
+    assert len(m.proto.solution_hint.vars) == len(found.values)
+
+
+def test_an_unknown_constraint_kind_gives_no_hint() -> None:
+    m = cp_model.CpModel()
+    x, y, z = (m.new_int_var(0, 3, k) for k in "xyz")
+    m.add_multiplication_equality(z, [x, y])
+    assert highs_mip(m, z, max_nodes=10, time_guard=10) is None
+
+
+def test_no_banner_on_standard_output() -> None:
+    """HiGHS prints a banner from C++ on its first instance; `--json` must stay one object."""
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from ortools.sat.python import cp_model\n"
+            "from solver.mip_hint import highs_mip\n"
+            "m = cp_model.CpModel(); x = m.new_int_var(0, 4, 'x')\n"
+            "print(highs_mip(m, x, 10, 10).values)\n") % str(ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "(4,)\n"
+
+
+def exact_agrees(m: cp_model.CpModel, objective, exact_max: bool = False) -> None:
+    found = highs_mip(m, objective, max_nodes=1000, time_guard=60, exact_max=exact_max)
+    assert found is not None and found.values is not None
+    solver = cp_model.CpSolver()
+    m.maximize(objective)
+    assert solver.solve(m) == cp_model.OPTIMAL
+    assert round(found.objective) == solver.objective_value
+    hint_values(m, found.values)
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    assert solver.solve(m) == cp_model.OPTIMAL  # HiGHS's solution keeps every constraint
+
+
+def test_max_is_exact_for_highs() -> None:
+    """The LP relaxation only keeps z >= each argument (and z <= the box maximum): HiGHS would
+    take z = 5 with x = y = 0. Exact (`exact_max`): z - x - y = -min(x, y) <= 0."""
+    m = cp_model.CpModel()
+    x, y, z = (m.new_int_var(0, 5, k) for k in "xyz")
+    m.add_max_equality(z, [x, y])
+    exact_agrees(m, z - x - y, exact_max=True)
+    loose = highs_mip(m, z - x - y, max_nodes=1000, time_guard=60)  # the default: max stays relaxed
+    assert loose is not None and round(loose.objective) == 5
+
+
+def test_a_hole_is_exact_for_highs() -> None:
+    """`b => x != y` is a row with a hole; the LP relaxation drops the hole (b = 1 with x = y)."""
+    m = cp_model.CpModel()
+    x, y = (m.new_int_var(0, 5, k) for k in "xy")
+    b, c = m.new_bool_var("b"), m.new_bool_var("c")
+    m.add(x == y).only_enforce_if(c)
+    m.add(x != y).only_enforce_if(b)
+    m.add_bool_or([c])
+    exact_agrees(m, 2 * b + x)
+    m2 = cp_model.CpModel()
+    x2, y2 = (m2.new_int_var(0, 5, k) for k in "xy")
+    b2 = m2.new_bool_var("b")
+    m2.add(x2 + y2 != 4).only_enforce_if(b2)
+    exact_agrees(m2, 3 * b2 + x2 + y2)  # b and x + y = 4 cannot both hold: 3 + 5 (x + y = 5)
+
+
+def test_a_guard_stop_gives_no_hint() -> None:
+    """What HiGHS found when its wall-clock guard fired depends on the machine: never hinted."""
+    from solver.mip_hint import TIME_LIMIT, MipHint
+    assert MipHint(TIME_LIMIT, (1, 2), 3.0, 9.9).usable is None
+    assert MipHint("Node limit reached", (1, 2), 3.0, 0.5).usable == (1, 2)
+    assert MipHint("Optimal", (1, 2), 3.0, 0.5).usable == (1, 2)
