@@ -55,12 +55,35 @@ class MipHint:
 TIME_LIMIT = "Time limit reached"
 
 
+def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, Any], deterministic_limit: float | None,
+                    objective_bound: float | None = None, first_solution: bool = False) -> str | None:
+    """The question's HiGHS hint (settings `mip_hint_max_nodes`, 0 or absent: not asked, and
+    `mip_hint_seconds` in solver/params/round.toml): HiGHS gets as many wall seconds as CP-SAT
+    gets deterministic ones (`deterministic_limit`), at most `mip_hint_seconds`; a usable
+    solution replaces the model's hint. Returns HiGHS's status for the answer (None: not asked
+    or a model it cannot take)."""
+    nodes = int(params.get("mip_hint_max_nodes", 0) or 0)
+    if nodes <= 0:
+        return None
+    guard = float(params.get("mip_hint_seconds", 60.0))
+    if deterministic_limit:
+        guard = min(guard, float(deterministic_limit))
+    found = highs_mip(model, objective, nodes, guard, objective_bound=objective_bound, first_solution=first_solution)
+    if found is None:
+        return None
+    if found.usable is not None:
+        hint_values(model, found.usable)
+    return found.status
+
+
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
-              objective_bound: float | None = None, exact_max: bool = False) -> MipHint | None:
+              objective_bound: float | None = None, exact_max: bool = False,
+              first_solution: bool = False) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes,
     `time_guard` wall seconds at most). `objective_bound`: a value no solution can beat (it stops
-    at the first solution reaching it). None: the model holds a constraint kind the linear form
-    does not know."""
+    at the first solution reaching it); `first_solution`: stop at the first solution (a
+    feasibility question). None: the model holds a constraint kind the linear form does not
+    know."""
     t0 = time.perf_counter()
     try:
         lo, hi, rows = relax(model.proto)
@@ -97,6 +120,8 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     h.setOptionValue("time_limit", float(time_guard))
     if objective_bound is not None:
         h.setOptionValue("objective_bound", float(objective_bound))
+    if first_solution:
+        h.setOptionValue("mip_max_improving_sols", 1)
     h.passModel(lp)
     h.run()
     status = h.modelStatusToString(h.getModelStatus())

@@ -570,9 +570,10 @@ def test_highs_hint_finds_the_win_cp_sat_did_not() -> None:
 def test_no_hint_when_highs_finds_nothing(monkeypatch) -> None:
     """HiGHS without a solution leaves CP-SAT's question as it was (the hint proves nothing
     either way); the question records HiGHS's status."""
+    from solver import mip_hint
     from solver.mip_hint import MipHint
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
-    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Node limit reached", None, None, 0.0))
+    monkeypatch.setattr(mip_hint, "highs_mip", lambda *a, **k: MipHint("Node limit reached", None, None, 0.0))
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     params = {**cs.load_params("target"), "mip_hint_max_nodes": 1}
     q = cs.ask_turn(setup, ((5, 4), (4, 3), (4, 3)), 3, cs.make_solver(params, 20.0, 1), hint_params=params)

@@ -111,3 +111,14 @@ def test_a_guard_stop_gives_no_hint() -> None:
     assert MipHint(TIME_LIMIT, (1, 2), 3.0, 9.9).usable is None
     assert MipHint("Node limit reached", (1, 2), 3.0, 0.5).usable == (1, 2)
     assert MipHint("Optimal", (1, 2), 3.0, 0.5).usable == (1, 2)
+
+
+def test_hint_from_highs_follows_the_settings() -> None:
+    from solver.mip_hint import hint_from_highs
+    m, objective, xs = knapsack()
+    assert hint_from_highs(m, objective, {"mip_hint_max_nodes": 0}, 10.0) is None  # off
+    assert len(m.proto.solution_hint.vars) == 0
+    assert hint_from_highs(m, objective, {"mip_hint_max_nodes": 100, "mip_hint_seconds": 60}, 10.0) == "Optimal"
+    assert len(m.proto.solution_hint.vars) == len(xs)
+    first = highs_mip(m, objective, 100, 60, first_solution=True)
+    assert first is not None and first.values is not None  # a feasible point, not necessarily the best

@@ -44,7 +44,7 @@ from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..lp_bound import LpBound
-from ..mip_hint import highs_mip, hint_values
+from ..mip_hint import hint_from_highs
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of)
 from ..split import ExtrasSplit
@@ -415,16 +415,9 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                             hint=hint)
 
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
-    nodes = int((hint_params or {}).get("mip_hint_max_nodes", 0) or 0)
-    if hint_params is not None and nodes > 0 and six_stars_everywhere in rules:
-        guard = float(hint_params.get("mip_hint_seconds", 60.0))
-        if solver.parameters.max_deterministic_time:  # as many wall seconds as CP-SAT gets det-s
-            guard = min(guard, solver.parameters.max_deterministic_time)
-        found_hint = highs_mip(rm.model, rm.stars, nodes, guard, objective_bound=win)
-        if found_hint is not None:
-            hint = found_hint.status
-            if found_hint.usable is not None:
-                hint_values(rm.model, found_hint.usable)
+    if hint_params is not None and six_stars_everywhere in rules:
+        hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
+                               objective_bound=win)
     budget = solver.parameters.max_deterministic_time
     spent, cuts = 0.0, 0
     try:
