@@ -30,6 +30,7 @@ from ortools.sat.python import cp_model
 from ..engine import Game, Replay, replay
 from ..errors import InputError
 from ..line import Line, Source
+from ..mip_hint import hint_from_highs
 from ..model import ModelOptions, RoundModel
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
@@ -171,6 +172,8 @@ class Chapter1Result:
     extras: list[int] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     proof: dict[str, Any] | None = None
+    #: HiGHS's status when its MIP solution was asked as CP-SAT's start (solver/mip_hint.py)
+    mip_hint: str | None = None
 
     @property
     def turns(self) -> int:
@@ -198,6 +201,7 @@ class Chapter1Result:
             "extras": self.extras,
             "params": self.params,
             "proof": self.proof,
+            "mip_hint": self.mip_hint,
             "line": None,
         }
         if self.line is not None and self.verdict is not None:
@@ -269,9 +273,12 @@ def solve_chapter1(
     t0 = time.perf_counter()
     rm = build_chapter1(setup, rolls, options)
     solver = make_solver(params, time_limit, workers)
+    # HiGHS's first solution as CP-SAT's start (a line finder: it proves nothing)
+    hint = hint_from_highs(rm.model, rm.stars, params, solver.parameters.max_deterministic_time, first_solution=True)
     status, line, _, cuts, det = _run(rm, setup, solver)
     result = Chapter1Result(setup, rolls, status if status != "won-unproven" else "won", cuts=cuts,
-                            extras=list(rm.extras), params=effective_params(solver), deterministic_time=det)
+                            extras=list(rm.extras), params=effective_params(solver), deterministic_time=det,
+                            mip_hint=hint)
     if line is not None:
         result.line = line
         result.verdict = check_chapter1(rm.game, setup, line)
