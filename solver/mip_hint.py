@@ -2,17 +2,18 @@
 
 Why: on chapter 2's late turn counts CP-SAT found no winning line in 60 deterministic seconds,
 where HiGHS (a branch-and-cut MIP solver: LP bound, cuts, LP-based heuristics) found one in
-3 s on the same model (docs/campaign-chapter2.md, "HiGHS hint"). CP-SAT is then given that
-solution as its hint and reaches a solution in well under a second; the engine orders it and the
-checker replays it as before.
+3 s on the same model (docs/campaign-chapter2.md, "HiGHS's solution as CP-SAT's start"). CP-SAT
+is then given that solution as its hint and reaches a solution in well under a second; the
+engine orders it and the checker replays it as before. Chapter 1 asks it too
+(docs/campaign-solving.md); the round solver does not (measured: no answer changed, +10-20 s).
 
 HiGHS is trusted for nothing: its MIP is the relaxation of solver/lp_bound.py with integrality
 restored, made exact where that relaxation is not (`exact_rows`: a row with one hole such as
 `a != b` by one side selector; `max` by one selector per argument only with `exact_max`, because
 measured it made HiGHS 4x slower on Parks' many `max` rows and lost a win it found without
-them), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere; every answer still comes
-from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its "infeasible" proves nothing
-here (floating point), and is not used.
+them), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere:
+every answer still comes from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its
+"infeasible" proves nothing here (floating point) and is not used.
 
 Determinism: HiGHS is deterministic with one thread; its node limit is the work limit. Its time
 limit is a guard against a root node that never ends on large models; when it fires, whatever
@@ -135,10 +136,11 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
 
 def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True) -> list[Row]:
     """Rows (and new 0/1 selector columns, appended to lo / hi) that make the relaxation exact on
-    integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`) gets selectors
-    s_j, sum s_j = 1, z <= e_j + M (1 - s_j); an enforced linear row whose domain has one hole, [l1, h1] u [l2, h2],
-    gets a side selector d: a.x <= h1 + M (d + slack), a.x >= l2 - M (1 - d + slack), with slack
-    = the number of false enforcement literals. More holes: Unsupported."""
+    integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`) gets
+    selectors s_j, sum s_j = 1, z <= e_j + M (1 - s_j); an enforced linear row whose domain has
+    one hole, [l1, h1] u [l2, h2], gets a side selector d: a.x <= h1 + M (d + slack),
+    a.x >= l2 - M (1 - d + slack), with slack = the number of false enforcement literals. More
+    holes: Unsupported."""
     out: list[Row] = []
 
     def box(terms: dict[int, int]) -> tuple[int, int]:
