@@ -82,12 +82,41 @@ class _Rows:
         self.rows.append(Row(terms, lo - const, hi - const))
 
     def box(self, terms: dict[int, int]) -> tuple[int, int]:
-        mn = mx = 0
-        for v, c in terms.items():
-            a, b = c * self.lo[v], c * self.hi[v]
-            mn += min(a, b)
-            mx += max(a, b)
-        return mn, mx
+        return box(self.lo, self.hi, terms)
+
+
+def box(lo: list[int], hi: list[int], terms: dict[int, int]) -> tuple[int, int]:
+    """Min and max of sum(c * x) over the variables' boxes."""
+    mn = mx = 0
+    for v, c in terms.items():
+        a, b = c * lo[v], c * hi[v]
+        mn += min(a, b)
+        mx += max(a, b)
+    return mn, mx
+
+
+def linear_terms(vars_: Any, coeffs: Any, where: str) -> dict[int, int]:
+    """{var: coeff} of a proto's linear part (repeated variables summed)."""
+    terms: dict[int, int] = {}
+    for v, c in zip(vars_, coeffs):
+        if v < 0:
+            raise Unsupported(f"negated variable in {where}")
+        terms[v] = terms.get(v, 0) + int(c)
+    return terms
+
+
+def expr_terms(e: Any, where: str) -> tuple[dict[int, int], int]:
+    """A LinearExpressionProto as ({var: coeff}, offset)."""
+    return linear_terms(e.vars, e.coeffs, where), int(e.offset)
+
+
+def slack_of(enforcement: Any) -> tuple[dict[int, int], int]:
+    """sum(1 - e) over enforcement literals as (terms, constant): 0 when every one holds."""
+    slack: dict[int, int] = {}
+    const = 0
+    for e in enforcement:
+        const = _lit(slack, const + 1, e, -1)
+    return slack, const
 
 
 def _lit(terms: dict[int, int], const: int, lit: int, sign: int = 1) -> int:
@@ -108,11 +137,7 @@ def relax(proto: Any) -> tuple[list[int], list[int], list[Row]]:
     out = _Rows(lo, hi)
     for ct in proto.constraints:
         en = list(ct.enforcement_literal)
-        # slack = sum(1 - e): 0 when every enforcement literal holds
-        slack: dict[int, int] = {}
-        slack_const = 0
-        for e in en:
-            slack_const = _lit(slack, slack_const + 1, e, -1)
+        slack, slack_const = slack_of(en)
         if ct.has_bool_or():
             terms, const = dict(slack), slack_const
             for lit in ct.bool_or.literals:
@@ -133,11 +158,7 @@ def relax(proto: Any) -> tuple[list[int], list[int], list[Row]]:
             out.add(terms, const, 1 if ct.has_exactly_one() else -INF, 1)
         elif ct.has_linear():
             L = ct.linear
-            terms = {}
-            for v, c in zip(L.vars, L.coeffs):
-                if v < 0:
-                    raise Unsupported("negated variable in a linear row")
-                terms[v] = terms.get(v, 0) + int(c)
+            terms = linear_terms(L.vars, L.coeffs, "a linear row")
             dom = list(L.domain)
             rlo, rhi = int(dom[0]), int(dom[-1])
             mn, mx = out.box(terms)
@@ -158,19 +179,10 @@ def relax(proto: Any) -> tuple[list[int], list[int], list[Row]]:
             if en:
                 raise Unsupported("enforced lin_max")
             M = ct.lin_max
-
-            def expr(e: Any) -> tuple[dict[int, int], int]:
-                terms: dict[int, int] = {}
-                for v, c in zip(e.vars, e.coeffs):
-                    if v < 0:
-                        raise Unsupported("negated variable in lin_max")
-                    terms[v] = terms.get(v, 0) + int(c)
-                return terms, int(e.offset)
-
-            z, z0 = expr(M.target)
+            z, z0 = expr_terms(M.target, "lin_max")
             best = -INF
             for e in M.exprs:
-                t, t0 = expr(e)
+                t, t0 = expr_terms(e, "lin_max")
                 row = dict(z)
                 for v, c in t.items():
                     row[v] = row.get(v, 0) - c

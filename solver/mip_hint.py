@@ -33,7 +33,7 @@ import highspy
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .lp_bound import INF, Row, Unsupported, _lit, _objective, relax
+from .lp_bound import INF, Row, Unsupported, _objective, box, expr_terms, linear_terms, relax, slack_of
 
 
 @dataclass(frozen=True)
@@ -143,30 +143,19 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
     holes: Unsupported."""
     out: list[Row] = []
 
-    def box(terms: dict[int, int]) -> tuple[int, int]:
-        mn = sum(min(a * lo[v], a * hi[v]) for v, a in terms.items())
-        mx = sum(max(a * lo[v], a * hi[v]) for v, a in terms.items())
-        return mn, mx
-
     def new_selector() -> int:
         lo.append(0)
         hi.append(1)
         return len(lo) - 1
 
-    def expr(e: Any) -> tuple[dict[int, int], int]:
-        terms: dict[int, int] = {}
-        for v, a in zip(e.vars, e.coeffs):
-            terms[v] = terms.get(v, 0) + int(a)
-        return terms, int(e.offset)
-
     for ct in proto.constraints:
         if ct.has_lin_max() and exact_max:
-            z, z0 = expr(ct.lin_max.target)
-            zmax = box(z)[1] + z0
+            z, z0 = expr_terms(ct.lin_max.target, "lin_max")
+            zmax = box(lo, hi, z)[1] + z0
             selectors = []
             for e in ct.lin_max.exprs:
-                t, t0 = expr(e)
-                big = zmax - (box(t)[0] + t0)
+                t, t0 = expr_terms(e, "lin_max")
+                big = zmax - (box(lo, hi, t)[0] + t0)
                 sel = new_selector()
                 selectors.append(sel)
                 row = dict(z)
@@ -180,14 +169,9 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
             if len(dom) != 4:
                 raise Unsupported("a linear row with more than one hole")
             h1, l2 = dom[1], dom[2]
-            terms: dict[int, int] = {}
-            for v, a in zip(ct.linear.vars, ct.linear.coeffs):
-                terms[v] = terms.get(v, 0) + int(a)
-            mn, mx = box(terms)
-            slack: dict[int, int] = {}
-            slack_const = 0
-            for e in ct.enforcement_literal:
-                slack_const = _lit(slack, slack_const + 1, e, -1)
+            terms = linear_terms(ct.linear.vars, ct.linear.coeffs, "a linear row")
+            mn, mx = box(lo, hi, terms)
+            slack, slack_const = slack_of(ct.enforcement_literal)
             d = new_selector()
             # a.x - (mx - h1) (d + slack) <= h1
             row = dict(terms)
