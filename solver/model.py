@@ -254,6 +254,13 @@ def sources_of(roll: tuple[int, int]) -> list[Source]:
     return out
 
 
+def _pay(enc: "RealmEncoder", e: Event, kind: str) -> LinearExpr:
+    """What event e costs in one resource kind: the card's cost, its source's cost (copies,
+    created #s) and, for pumpkins, its changes."""
+    pay = enc.cost.get(e.index, {}).get(kind, 0) + sum(s.cost().get(kind) * lit for s, lit in e.use.items())
+    return pay + e.pumpkins if kind == "P" else pay
+
+
 class RoundModel:
     """Builds the CP-SAT model of one round; `encoders` hold each realm's part."""
 
@@ -361,11 +368,11 @@ class RoundModel:
                             early.append(y)
                     done = 0
                     for n, e in enumerate(evs):
-                        pay = enc.cost.get(e.index, {}).get(K, 0) + sum(s.cost().get(K) * lit for s, lit in e.use.items())
-                        if K == "P":
-                            pay = pay + e.pumpkins
+                        pay = _pay(enc, e, K)
                         m.add(start_res + done - pay + others + (sum(early) if n == 0 else comps) >= 0)
                         done = done + enc.gain.get(e.index, {}).get(K, 0) - pay
+            if len(self.encoders) > 1:
+                self._first_activations_paid(t)
         self.final_res = self.res_end[-1]
         # stars, capped per realm
         cap = game.rules.star_cap
@@ -383,6 +390,42 @@ class RoundModel:
 
             for trick in options.trick_list or ALL_TRICKS:
                 trick(self)
+
+    def _first_activations_paid(self, t: int) -> None:
+        """Every realm's first # of turn t is paid before the last of them, L: from the turn's
+        start, at most every gain of the turn, and the compensations made before L. Such a
+        compensation needs L's realm, un-activated then, to have had no placement for that die
+        (its sheet is still the turn's start): so only a compensation for which some activated
+        realm has no cost-free placement can pay. The per-realm rows above let each realm count
+        every other realm's gains and, after its own first #, every compensation; this row adds
+        the realms' first #s together. (Without compensation's condition the row follows from
+        the end-of-turn balance, so it is added only with it.) Measured (bench seed 48, leftover
+        at 18 stars): the model's optimum had two created #s paid by a compensation legal only
+        after both — no order, a cut and a second solve; with this row, no cut (docs/model.md)."""
+        if self.options.free_compensation or not any(tt == t for (tt, _, _) in self.comp):
+            return
+        m, game = self.model, self.game
+        some_early: dict[int, LinearExpr] = {}
+        for k in (0, 1):
+            zs = []
+            for enc in self.encoders:
+                z = m.new_bool_var(f"compensate_before_last_first[t{t + 1},die{k + 1},{enc.realm.key}]")
+                m.add_implication(z, enc.activated(t))
+                m.add_implication(z, ~enc.placeable(t, game.rolls[t][k]))
+                zs.append(z)
+            some_early[k] = sum(zs)
+        for K in KINDS:
+            start_res = self.res_end[t - 1][K] if t else 0
+            gains = sum(enc.gain.get(e.index, {}).get(K, 0) for enc in self.encoders for e in enc.turn_events(t))
+            firsts = sum(_pay(enc, enc.turn_events(t)[0], K) for enc in self.encoders if enc.turn_events(t))
+            early = []
+            for (tt, k, KK), lit in self.comp.items():
+                if tt == t and KK == K:
+                    y = m.new_bool_var(f"compensate_before_last_first[t{t + 1},die{k + 1},{K}]")
+                    m.add_implication(y, lit)
+                    m.add(y <= some_early[k])
+                    early.append(y)
+            m.add(start_res + gains + sum(early) - firsts >= 0)
 
     def total_extras(self) -> LinearExpr:
         """The round's 3-pumpkin activations (`extra3P` over every realm and turn)."""

@@ -96,9 +96,10 @@ def test_ordering_finds_an_order_for_every_legal_turn(keys, rolls, seed):
 
 
 @pytest.mark.parametrize("keys, rolls", [
-    (["wingspan", "libertalia"], [(3, 3), (4, 6)]),
-    # (wurfelwelten + libertalia over 2 turns also cuts, but its exhaustive search takes ~20 s)
-    (["wurfelwelten", "parks"], [(2, 4), (6, 6)]),
+    # (wingspan + libertalia (3 3 / 4 6) and wurfelwelten + parks (2 4 / 6 6) cut here until the
+    # model paid every realm's first # of a turn together: RoundModel._first_activations_paid)
+    (["euphoria", "red-rising"], [(5, 6), (6, 6)]),
+    (["wingspan", "azul"], [(3, 6), (5, 5)]),
 ])
 def test_the_cut_loop_keeps_the_optimum(keys, rolls):
     """Rounds whose order-free optimum has a turn the engine cannot order: the play is cut off
@@ -159,3 +160,23 @@ def test_a_limit_hit_in_presolve_claims_no_bound():
     status, line, bound, _ = solver_answer = solve_with_cuts(rm, solver, scale=1)
     assert status == "unknown" and line is None, solver_answer
     assert bound is None
+
+
+@pytest.mark.parametrize("keys, rolls", [
+    (["wingspan", "libertalia"], [(3, 3), (4, 6)]),
+    (["wurfelwelten", "parks"], [(2, 4), (6, 6)]),
+])
+def test_first_activations_are_paid_together(keys, rolls):
+    """Without RoundModel._first_activations_paid these rounds' order-free optima pay two realms'
+    first #s of a turn with a compensation that is legal only after both (cut off, solved again);
+    with it, the model's optimum is a legal line at once, and still the exhaustive optimum."""
+    from solver.playout import exhaustive_best
+    from solver.solve import solve_optimal
+
+    game = make_game(keys, rolls)
+    best, _ = exhaustive_best(game)
+    result = solve_optimal(game, time_limit=30, prove=False)
+    assert result.status == "optimal"
+    assert 10 * result.stars + result.leftover == best
+    assert result.cuts == 0
+
