@@ -12,7 +12,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field, replace as dc_replace
 from importlib import resources as ir
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import ortools
 from ortools.sat.python import cp_model
@@ -218,22 +218,42 @@ def search_started(solver: cp_model.CpSolver) -> bool:
     return solver.response_proto.num_booleans > 0 and math.isfinite(solver.best_objective_bound)
 
 
+class CutSolve(NamedTuple):
+    """What solve_with_cuts found (see there)."""
+
+    status: str
+    line: Line | None
+    bound: int | None
+    cuts: int
+    deterministic_time: float
+
+
 def solve_with_cuts(
     rm: RoundModel,
     solver: cp_model.CpSolver,
     progress: Callable[[int, int], None] | None = None,
     stop_at: int | None = None,
     scale: int = STAR_WEIGHT,
-) -> tuple[str, Line | None, int | None, int]:
+) -> CutSolve:
     """Solve; when the model's optimum has a turn with no legal order, cut that play off and
-    solve again. Returns (status, best legal line, proven objective bound, cuts) with status
-    'optimal' (the line reaches the bound), 'infeasible', or 'unknown'.
+    solve again. Returns (status, best legal line, proven objective bound, cuts, deterministic
+    time of every solve) with status 'optimal' (the line reaches the bound), 'infeasible', or
+    'unknown'. The solver's limit is shared by the solves and restored at the end (so that the
+    parameters an answer reports are the ones asked, not what was left after a cut).
 
     The model is a relaxation of the rules and every cut removes only plays the engine proved
     illegal in every order, so each solve's bound is valid for every legal line."""
     assert not rm.options.free_compensation, "lines are never taken from the LP's model"
-    cuts = 0
     budget = solver.parameters.max_deterministic_time
+    try:
+        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale)
+    finally:
+        solver.parameters.max_deterministic_time = budget
+
+
+def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
+                     progress: Callable[[int, int], None] | None, stop_at: int | None, scale: int) -> CutSolve:
+    cuts = 0
     spent = 0.0
     keeper = _LineKeeper(rm, progress, stop_at, scale)
     bound: int | None = None
@@ -241,24 +261,24 @@ def solve_with_cuts(
         status = solver.solve(rm.model, keeper)
         spent += solver.deterministic_time
         if status == cp_model.INFEASIBLE:
-            return "infeasible", None, None, cuts
+            return CutSolve("infeasible", None, None, cuts, spent)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) or (status == cp_model.UNKNOWN and search_started(solver)):
             # the bound is valid even when no solution was found (the model is a relaxation)
             b = int(solver.best_objective_bound)
             bound = b if bound is None else min(bound, b)
         best = keeper.best
         if best is not None and bound is not None and best[0] >= bound:
-            return "optimal", best[1], bound, cuts
+            return CutSolve("optimal", best[1], bound, cuts, spent)
         if best is not None and stop_at is not None and best[0] >= stop_at:
-            return "unknown", best[1], bound, cuts
+            return CutSolve("unknown", best[1], bound, cuts, spent)
         if status != cp_model.OPTIMAL:
-            return "unknown", best[1] if best else None, bound, cuts
+            return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         found = decode_line(rm, solver)
         if isinstance(found, Line):  # the callback may have missed the final solution
-            return "optimal", found, bound, cuts
+            return CutSolve("optimal", found, bound, cuts, spent)
         cuts += 1
         if cuts > MAX_CUTS or (budget and spent >= budget):
-            return "unknown", best[1] if best else None, bound, cuts
+            return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         rm.forbid_history(solver, found)
         if budget:
             solver.parameters.max_deterministic_time = max(0.1, budget - spent)
@@ -352,11 +372,11 @@ def solve_optimal(
     if not stars_proven:
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
-        status, found_line, bound, cuts = solve_with_cuts(rm, solver, star_progress, scale=1)
+        status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1)
         if status == "infeasible":
             raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
         result.params, result.cuts = effective_params(solver), cuts
-        result.deterministic_time += solver.deterministic_time
+        result.deterministic_time += used
         if found_line is not None:
             lines.append(found_line)
         if bound is not None:
@@ -481,9 +501,9 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
     """One stage's solve (with the cut loop): its cuts and time go to `result`, its line to
     `lines`; returns (status, proven objective bound)."""
     solver = make_solver(params, time_limit, workers)
-    status, found, bound, cuts = solve_with_cuts(rm, solver, **kwargs)
+    status, found, bound, cuts, used = solve_with_cuts(rm, solver, **kwargs)
     result.cuts += cuts
-    result.deterministic_time += solver.deterministic_time
+    result.deterministic_time += used
     if found is not None:
         lines.append(found)
     return status, bound
@@ -553,11 +573,10 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
 
     def solve_window(rm: RoundModel, limit: float) -> tuple[Line | None, float]:
         solver = make_solver(params, limit, workers)
-        _, line, _, cuts = solve_with_cuts(rm, solver)
+        _, line, _, _, used = solve_with_cuts(rm, solver)
         if line is not None:
             _replayed(rm.game, line)
-        # after a cut the solver re-ran within what was left of `limit`: count all of it
-        return line, (limit if cuts else solver.deterministic_time)
+        return line, used
 
     return solve_window
 
@@ -606,7 +625,7 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
     solver = make_solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
-    _, line, _, _ = solve_with_cuts(rm, solver)
+    line = solve_with_cuts(rm, solver).line
     if line is not None:
         _replayed(game, line)
     return line
@@ -700,10 +719,10 @@ def solve_target(
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
     t0 = time.perf_counter()
-    status, line, bound, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    status, line, bound, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
     result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
-    result.deterministic_time = solver.deterministic_time
+    result.deterministic_time = used
     result.cuts = cuts
     if lp is not None:
         result.star_bound = lp.integer_bound  # proven (LP relaxation), whatever CP-SAT finds below
@@ -725,7 +744,7 @@ def solve_target(
         result.status = "unreachable"
         result.star_bound = target - 1
         result.proof = {"question": f"stars >= {target}", "status": "INFEASIBLE", "method": "cp-sat",
-                        "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
+                        "deterministic_time": used, "params": effective_params(solver)}
     result.solve_time = time.perf_counter() - t_lp
     return result
 
@@ -745,9 +764,9 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
-    status, line, _, cuts = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    status, line, _, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
     result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras),
-                         star_bound=lp.integer_bound, cuts=cuts, deterministic_time=solver.deterministic_time)
+                         star_bound=lp.integer_bound, cuts=cuts, deterministic_time=used)
     if line is not None:
         rep = _replayed(game, line)
         if rep.stars_total < target:
@@ -757,7 +776,7 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
         return result
     if status == "infeasible":
         region = {"status": "INFEASIBLE", "method": "cp-sat", "cuts": cuts,
-                  "deterministic_time": solver.deterministic_time, "params": effective_params(solver)}
+                  "deterministic_time": used, "params": effective_params(solver)}
         result.status, result.star_bound = "unreachable", target - 1
         result.proof = split_proof(f"stars >= {target}", k, lp_k, region)
         return result

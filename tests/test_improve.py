@@ -126,7 +126,7 @@ def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
             calls.append(1)
             solver.parameters.max_deterministic_time = 0.0001
             solver.solve(rm.model)  # (so the solver has a response to read times from)
-            return "unknown", None, truth.stars, 0
+            return S.CutSolve("unknown", None, truth.stars, 0, solver.deterministic_time)
         return real(rm, solver, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", first_unknown)
@@ -142,7 +142,7 @@ def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
             calls.append(1)
             solver.parameters.max_deterministic_time = 0.0001
             solver.solve(rm.model)
-            return "unknown", None, bound_above, 0
+            return S.CutSolve("unknown", None, bound_above, 0, solver.deterministic_time)
         return real(rm, solver, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", first_unknown_above)

@@ -189,7 +189,7 @@ def test_an_lp_taken_after_cuts_is_still_the_certificate_s_proof(monkeypatch) ->
         if kwargs.get("scale") == 1:
             solver.parameters.max_deterministic_time = 0.0001
             solver.solve(rm.model)  # (so the solver has a response to read times from)
-            return "unknown", None, None, 1
+            return S.CutSolve("unknown", None, None, 1, solver.deterministic_time)
         return real(rm, solver, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", one_cut)

@@ -157,7 +157,7 @@ def test_a_limit_hit_in_presolve_claims_no_bound():
     rm = RoundModel(game)
     rm.model.maximize(rm.stars)
     solver = make_solver(load_params("optimal"), 0.05, None)
-    status, line, bound, _ = solver_answer = solve_with_cuts(rm, solver, scale=1)
+    status, line, bound, _, _ = solver_answer = solve_with_cuts(rm, solver, scale=1)
     assert status == "unknown" and line is None, solver_answer
     assert bound is None
 
@@ -180,3 +180,19 @@ def test_first_activations_are_paid_together(keys, rolls):
     assert 10 * result.stars + result.leftover == best
     assert result.cuts == 0
 
+
+def test_the_cut_loop_counts_every_solve_and_keeps_the_limit():
+    """After a cut the model is solved again within what is left of the limit: the answer counts
+    the deterministic time of every solve, and the solver's limit (reported in the answer's
+    parameters and certificates) is the one asked, not what was left."""
+    from solver.model import RoundModel
+    from solver.solve import STAR_WEIGHT, load_params, make_solver, solve_with_cuts
+
+    game = make_game(["euphoria", "red-rising"], [(5, 6), (6, 6)])
+    rm = RoundModel(game)
+    rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    solver = make_solver(load_params("optimal"), 30.0, None)
+    done = solve_with_cuts(rm, solver)
+    assert done.cuts > 0 and done.status == "optimal"
+    assert done.deterministic_time > solver.deterministic_time  # the last solve's alone is less
+    assert solver.parameters.max_deterministic_time == 30.0
