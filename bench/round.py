@@ -52,7 +52,7 @@ def main() -> None:
     rules = RuleSet(compensation=args.compensation)
     question = f"target {args.target}" if args.target is not None else "optimum"
     table = Table(title=f"{args.n} rounds x {args.turns} turns, {question}, limit {args.time_limit:g} det-s, compensation {args.compensation}")
-    for col in ("seed", "realms", "status", "stars", "bound", "left", "left bound", "proof", "wall s", "det s"):
+    for col in ("seed", "realms", "status", "stars", "bound", "left", "left bound", "proof", "cuts", "wall s", "det s"):
         table.add_column(col)
     solved: list[float] = []
     statuses: dict[str, int] = {}
@@ -71,10 +71,10 @@ def main() -> None:
         method = (res.proof or {}).get("method", "-")
         left_bound = res.leftover_bound if res.stars_proven else None  # a bound among lines with that many stars
         table.add_row(str(seed), ",".join(keys), res.status, str(res.stars), str(res.star_bound), str(res.leftover),
-                      "-" if left_bound is None else str(left_bound), method, f"{wall:.2f}",
+                      "-" if left_bound is None else str(left_bound), method, str(res.cuts), f"{wall:.2f}",
                       f"{res.deterministic_time:.2f}")
         print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} leftover={res.leftover} "
-              f"leftover_bound={res.leftover_bound} {wall:.2f}s", file=sys.stderr, flush=True)
+              f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s", file=sys.stderr, flush=True)
     console = Console()
     console.print(table)
     summary = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
