@@ -83,6 +83,11 @@ class ModelOptions:
     #: Measured on 9-turn rounds: the same LP values from 2.3x fewer rows, LPs 3.8 -> 1.5 s
     #: (docs/performance.md); the placeability rows never tightened the LP there.
     free_compensation: bool = False
+    #: the realms' first #s of a turn paid together (`RoundModel._first_activations_paid`): a
+    #: tighter model, asked in the leftover stage only. Measured on the issue-2 bench
+    #: (docs/performance.md, eleventh session): there it proved 3 more rounds; in the star
+    #: stages it only changed CP-SAT's path (three proven rounds 2-7x slower, none gained)
+    first_activations_paid: bool = False
 
 
 def extras_bound(game: Game, t: int) -> int:
@@ -371,7 +376,7 @@ class RoundModel:
                         pay = _pay(enc, e, K)
                         m.add(start_res + done - pay + others + (sum(early) if n == 0 else comps) >= 0)
                         done = done + enc.gain.get(e.index, {}).get(K, 0) - pay
-            if len(self.encoders) > 1:
+            if len(self.encoders) > 1 and options.first_activations_paid:
                 self._first_activations_paid(t)
         self.final_res = self.res_end[-1]
         # stars, capped per realm

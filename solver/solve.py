@@ -420,13 +420,15 @@ def solve_optimal(
     # first in the split's region of lines that can have that many stars at all)
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
+        left_options = dc_replace(options, first_activations_paid=True)  # (ModelOptions: measured here)
         rm2 = None
         if split is not None:
             found_k2 = split.smallest_k(stars, strict=True)
             if found_k2 is not None:
-                rm2 = split.region(found_k2[0])  # lines with more 3-pumpkin activations have fewer stars
+                # lines with more 3-pumpkin activations have fewer stars: split.region's model
+                rm2 = build(game, dc_replace(left_options, max_total_extras=found_k2[0] - 1))
         if rm2 is None:
-            rm2 = build(game, options)
+            rm2 = build(game, left_options)
         rm2.model.add(rm2.stars >= stars)
         rm2.model.maximize(rm2.leftover)
         if rm2.options.max_total_extras is None or line_extras(line) <= rm2.options.max_total_extras:
@@ -449,7 +451,7 @@ def solve_optimal(
                 return
             result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
             if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
-                proven_left = _leftover_split(game, options, rm2, rel, extras_row, stars, lines, params,
+                proven_left = _leftover_split(game, left_options, rm2, rel, extras_row, stars, lines, params,
                                               time_limit, workers, result)
                 if proven_left is not None:
                     result.leftover_bound, leftover_proven = proven_left, True

@@ -96,10 +96,9 @@ def test_ordering_finds_an_order_for_every_legal_turn(keys, rolls, seed):
 
 
 @pytest.mark.parametrize("keys, rolls", [
-    # (wingspan + libertalia (3 3 / 4 6) and wurfelwelten + parks (2 4 / 6 6) cut here until the
-    # model paid every realm's first # of a turn together: RoundModel._first_activations_paid)
-    (["euphoria", "red-rising"], [(5, 6), (6, 6)]),
-    (["wingspan", "azul"], [(3, 6), (5, 5)]),
+    (["wingspan", "libertalia"], [(3, 3), (4, 6)]),
+    # (wurfelwelten + libertalia over 2 turns also cuts, but its exhaustive search takes ~20 s)
+    (["wurfelwelten", "parks"], [(2, 4), (6, 6)]),
 ])
 def test_the_cut_loop_keeps_the_optimum(keys, rolls):
     """Rounds whose order-free optimum has a turn the engine cannot order: the play is cut off
@@ -163,22 +162,30 @@ def test_a_limit_hit_in_presolve_claims_no_bound():
 
 
 @pytest.mark.parametrize("keys, rolls", [
-    (["wingspan", "libertalia"], [(3, 3), (4, 6)]),
     (["wurfelwelten", "parks"], [(2, 4), (6, 6)]),
+    (["wingspan", "azul"], [(3, 6), (5, 5)]),
 ])
 def test_first_activations_are_paid_together(keys, rolls):
-    """Without RoundModel._first_activations_paid these rounds' order-free optima pay two realms'
-    first #s of a turn with a compensation that is legal only after both (cut off, solved again);
-    with it, the model's optimum is a legal line at once, and still the exhaustive optimum."""
+    """The leftover stage's question (most leftover with the optimum's stars): these rounds'
+    order-free optima pay two realms' first #s of a turn with a compensation that is legal only
+    after both (cut off, solved again); with the realms' first #s paid together
+    (ModelOptions.first_activations_paid, RoundModel._first_activations_paid) the model's optimum
+    is a legal line at once, and the same optimum as exhaustive search."""
+    from solver.model import RoundModel
     from solver.playout import exhaustive_best
-    from solver.solve import solve_optimal
+    from solver.solve import load_params, make_solver, solve_with_cuts
 
     game = make_game(keys, rolls)
     best, _ = exhaustive_best(game)
-    result = solve_optimal(game, time_limit=30, prove=False)
-    assert result.status == "optimal"
-    assert 10 * result.stars + result.leftover == best
-    assert result.cuts == 0
+    answers = {}
+    for together in (False, True):
+        rm = RoundModel(game, ModelOptions(first_activations_paid=together))
+        rm.model.add(rm.stars >= best // 10)
+        rm.model.maximize(rm.leftover)
+        answers[together] = solve_with_cuts(rm, make_solver(load_params("optimal"), 30.0, None), scale=1)
+    for done in answers.values():
+        assert done.status == "optimal" and done.bound == best % 10
+    assert answers[False].cuts > 0 and answers[True].cuts == 0
 
 
 def test_the_cut_loop_counts_every_solve_and_keeps_the_limit():
@@ -188,7 +195,7 @@ def test_the_cut_loop_counts_every_solve_and_keeps_the_limit():
     from solver.model import RoundModel
     from solver.solve import STAR_WEIGHT, load_params, make_solver, solve_with_cuts
 
-    game = make_game(["euphoria", "red-rising"], [(5, 6), (6, 6)])
+    game = make_game(["wurfelwelten", "parks"], [(2, 4), (6, 6)])
     rm = RoundModel(game)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(load_params("optimal"), 30.0, None)
@@ -196,3 +203,24 @@ def test_the_cut_loop_counts_every_solve_and_keeps_the_limit():
     assert done.cuts > 0 and done.status == "optimal"
     assert done.deterministic_time > solver.deterministic_time  # the last solve's alone is less
     assert solver.parameters.max_deterministic_time == 30.0
+
+
+def test_only_the_leftover_stage_pays_first_activations_together(monkeypatch):
+    """ModelOptions.first_activations_paid is asked where it was measured to help: the models
+    of the leftover stage (objective: the resources left), not the star stages."""
+    import solver.solve as S
+    from solver.resources import KINDS
+
+    seen: list[tuple[bool, bool]] = []
+    real = S.solve_with_cuts
+
+    def spy(rm, solver, *args, **kwargs):
+        leftover = set(rm.model.proto.objective.vars) == {rm.final_res[K].index for K in KINDS}
+        seen.append((leftover, rm.options.first_activations_paid))
+        return real(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    res = S.solve_optimal(make_game(["wurfelwelten", "parks"], [(2, 4), (6, 6)]), time_limit=30, prove=False)
+    assert res.status == "optimal"
+    assert any(left for left, _ in seen) and any(not left for left, _ in seen)
+    assert all(left == together for left, together in seen), seen
