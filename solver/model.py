@@ -419,10 +419,11 @@ class RoundModel:
                 m.add_implication(z, ~enc.placeable(t, game.rolls[t][k]))
                 zs.append(z)
             some_early[k] = sum(zs)
+        events = [(enc, enc.turn_events(t)) for enc in self.encoders]
         for K in KINDS:
             start_res = self.res_end[t - 1][K] if t else 0
-            gains = sum(enc.gain.get(e.index, {}).get(K, 0) for enc in self.encoders for e in enc.turn_events(t))
-            firsts = sum(_pay(enc, enc.turn_events(t)[0], K) for enc in self.encoders if enc.turn_events(t))
+            gains = sum(enc.gain.get(e.index, {}).get(K, 0) for enc, evs in events for e in evs)
+            firsts = sum(_pay(enc, evs[0], K) for enc, evs in events if evs)
             early = []
             for (tt, k, KK), lit in self.comp.items():
                 if tt == t and KK == K:
