@@ -425,8 +425,8 @@ def solve_optimal(
         if split is not None:
             found_k2 = split.smallest_k(stars, strict=True)
             if found_k2 is not None:
-                # lines with more 3-pumpkin activations have fewer stars: split.region's model
-                rm2 = build(game, dc_replace(left_options, max_total_extras=found_k2[0] - 1))
+                # lines with more 3-pumpkin activations have fewer stars
+                rm2 = split.region(found_k2[0], first_activations_paid=True)
         if rm2 is None:
             rm2 = build(game, left_options)
         rm2.model.add(rm2.stars >= stars)

@@ -95,9 +95,10 @@ class ExtrasSplit:
                 return k, lp
         return None
 
-    def region(self, k: int) -> RoundModel:
-        """The round model of the lines with at most k - 1 3-pumpkin activations."""
-        return RoundModel(self.game, replace(self.options, max_total_extras=k - 1))
+    def region(self, k: int, **changes: Any) -> RoundModel:
+        """The round model of the lines with at most k - 1 3-pumpkin activations (`changes`:
+        other ModelOptions of that model, e.g. the leftover stage's)."""
+        return RoundModel(self.game, replace(self.options, max_total_extras=k - 1, **changes))
 
 
 def split_proof(question: str, k: int, lp: LpBound, region: dict[str, Any]) -> dict[str, Any]:
