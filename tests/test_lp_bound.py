@@ -175,6 +175,16 @@ def test_ark_nova_crosses_no_more_circles_than_outlined_in_the_lp() -> None:
     assert bound_of(rm.model, rm.stars) <= 7
 
 
+def test_ark_nova_gains_circle_by_circle_in_the_lp() -> None:
+    """Ark Nova's circle-by-circle rows (each outlined circle crossed by at most one later #, a #
+    gaining at most its share of each): Ark Nova's own stars on this 3-turn round are at most 1
+    (the CP-SAT optimum); the LP says 1.67 with the rows and 2.0 without (a # a quarter in column
+    4 gained a whole star through the big-M of "no gain unless the column is taken")."""
+    game = make_game(("ark-nova", "parks", "libertalia"), [(5, 1), (4, 3), (1, 1)])
+    rm = RoundModel(game, ModelOptions(free_compensation=True))
+    assert bound_of(rm.model, rm.realm_stars[0]) == 1
+
+
 def test_an_lp_taken_after_cuts_is_still_the_certificate_s_proof(monkeypatch) -> None:
     """Stage 2 ended with cuts in its model (faked here: CP-SAT's star search reports one cut
     and no answer): the LP bound is asked of a fresh model anyway (`lp_model`), so it is the
