@@ -114,6 +114,21 @@ def extras_bound(game: Game, t: int) -> int:
     return max(0, bound)
 
 
+def upper_hull(points: list[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The segments of the upper concave hull of points sorted by x (monotone chain)."""
+    hull: list[tuple[int, int]] = []
+    for p in points:
+        while len(hull) >= 2:
+            (x1, y1), (x2, y2) = hull[-2], hull[-1]
+            # drop the middle point when it lies on or below the line from hull[-2] to p
+            if (y2 - y1) * (p[0] - x1) <= (p[1] - y1) * (x2 - x1):
+                hull.pop()
+            else:
+                break
+        hull.append(p)
+    return list(zip(hull, hull[1:]))
+
+
 class RealmEncoder:
     """What a realm's `encode` gets: its events and hooks into the round model."""
 
@@ -195,6 +210,17 @@ class RealmEncoder:
     def add_cost(self, e: Event, kind: str, expr: LinearExpr) -> None:
         d = self.cost.setdefault(e.index, {})
         d[kind] = d.get(kind, 0) + expr
+
+    def stars_within_count_bound(self, most: list[int]) -> None:
+        """Redundant rows (LP help): with k activations in this realm its stars are at most
+        most[k] (a bound the realm proves from its card; k up to its `max_events`). Adds the
+        upper concave hull of the points (k, most[k]), one row per hull segment: each segment's
+        line lies above every point, so every integer solution keeps it, while the LP can no
+        longer buy stars at the best per-# rate of a longer line with few #s."""
+        count = sum(e.active for e in self.events)
+        for (k1, s1), (k2, s2) in upper_hull(list(enumerate(most))):
+            # the line through (k1, s1), (k2, s2): (k2 - k1) * stars <= (s2 - s1) * (k - k1) + s1 * (k2 - k1)
+            self.model.add((k2 - k1) * self.stars <= (s2 - s1) * (count - k1) + s1 * (k2 - k1))
 
     def placeable(self, t: int, v: int) -> Lit:
         """Literal forced true when, at the start of turn t, an unchanged # of value v has a

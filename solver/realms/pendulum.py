@@ -99,6 +99,20 @@ class Pendulum(Realm):
         """Every activation outlines a new space or marks a new number: spaces + 6 numbers."""
         return len(self.spaces) + sum(len(h) for h in self.hourglasses)
 
+    def most_stars_by_count(self) -> list[int]:
+        """most[k]: the most stars k #s can give here (k = 0 .. max_events). Stars are paid at
+        hourglass completions, at most the outlined star spaces each: with a star spaces
+        outlined (one # each) and c hourglasses completed (at least the c smallest sizes of
+        marks), stars <= a * c and k >= a + those sizes. E.g. the OG card: 2 #s 1 star, 3 #s 2,
+        5 #s 4, 8 #s 6 (an engine search agrees: tests/test_lp_bound.py)."""
+        n_star = sum(1 for s in self.spaces if "S" in s)
+        sizes = sorted(len(h) for h in self.hourglasses)
+        most = []
+        for k in range(self.max_events(0, RuleSet()) + 1):
+            most.append(max(a * c for a in range(n_star + 1) for c in range(len(sizes) + 1)
+                            if a + sum(sizes[:c]) <= k))
+        return most
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
@@ -166,6 +180,7 @@ class Pendulum(Realm):
         m.add(n_comp <= len(self.hourglasses))
         m.add(enc.stars <= len(star_spaces) * n_comp)
         m.add(enc.stars <= len(self.hourglasses) * sum(outline[e.i, s] for e in enc.events for s in star_spaces))
+        enc.stars_within_count_bound(self.most_stars_by_count())
 
         def can_take(turn: int, v: int):
             # any # outlines a space not yet outlined; v marks if v is not yet marked
