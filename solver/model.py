@@ -25,6 +25,7 @@ from typing import Any, Callable
 from ortools.sat.python import cp_model
 
 from .engine import Game
+from .hull import upper_hull
 from .line import Activation, Choice, Compensation, Line, Source
 from .resources import KINDS, Resources
 
@@ -112,21 +113,6 @@ def extras_bound(game: Game, t: int) -> int:
         per_turn = 2 + R * (g - 1)
         bound = min(bound, (t * per_turn + per_turn) // (4 - g))
     return max(0, bound)
-
-
-def upper_hull(points: list[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The segments of the upper concave hull of points sorted by x (monotone chain)."""
-    hull: list[tuple[int, int]] = []
-    for p in points:
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            # drop the middle point when it lies on or below the line from hull[-2] to p
-            if (y2 - y1) * (p[0] - x1) <= (p[1] - y1) * (x2 - x1):
-                hull.pop()
-            else:
-                break
-        hull.append(p)
-    return list(zip(hull, hull[1:]))
 
 
 class RealmEncoder:
@@ -218,7 +204,8 @@ class RealmEncoder:
         line lies above every point, so every integer solution keeps it, while the LP can no
         longer buy stars at the best per-# rate of a longer line with few #s."""
         count = sum(e.active for e in self.events)
-        for (k1, s1), (k2, s2) in upper_hull(list(enumerate(most))):
+        hull = upper_hull(most)
+        for (k1, s1), (k2, s2) in zip(hull, hull[1:]):
             # the line through (k1, s1), (k2, s2): (k2 - k1) * stars <= (s2 - s1) * (k - k1) + s1 * (k2 - k1)
             self.model.add((k2 - k1) * self.stars <= (s2 - s1) * (count - k1) + s1 * (k2 - k1))
 

@@ -11,7 +11,8 @@ from ortools.sat.python import cp_model
 
 from solver.engine import Game, replay
 from solver.lp_bound import Row, lp_upper_bound, safe_bound
-from solver.model import ModelOptions, RoundModel, upper_hull
+from solver.model import ModelOptions, RoundModel
+from solver.hull import upper_hull
 from solver.playout import random_line
 from solver.realms import get_realm, solvable_keys
 from solver.realms.base import Use
@@ -192,7 +193,8 @@ def test_ark_nova_gains_circle_by_circle_in_the_lp() -> None:
 def test_the_upper_hull_lies_above_every_point(ys) -> None:  # type: ignore[no-untyped-def]
     """Each hull segment's line is a valid row: no point above it (exact integer arithmetic)."""
     pts = list(enumerate(ys))
-    segs = upper_hull(pts)
+    hull = upper_hull(ys)
+    segs = list(zip(hull, hull[1:]))
     assert segs or len(pts) == 1
     for (k1, s1), (k2, s2) in segs:
         assert k2 > k1

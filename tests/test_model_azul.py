@@ -13,7 +13,7 @@ from solver.engine import placements, replay, start, apply_action, end_turn
 from solver.line import Activation, Compensation, Line, Source, TurnPlay, make_choice
 from solver.model import ModelOptions, RoundModel
 from solver.realms import get_realm
-from solver.realms.azul import _upper_hull
+from solver.hull import upper_hull
 from solver.rules import RuleSet
 
 from conftest import engine_score, make_game, model_score_of_line
@@ -212,8 +212,8 @@ def test_compensation_for_a_blocked_number_is_accepted():
 def test_star_curve_and_its_hull():
     """The most stars F filled cells give (values ignored), and its upper hull stars <= F."""
     assert AZUL.star_curve() == [0, 1, 2, 2, 3, 4, 6]
-    assert _upper_hull(AZUL.star_curve()) == [(0, 0), (6, 6)]
-    assert _upper_hull([0, 2, 3, 3]) == [(0, 0), (1, 2), (2, 3), (3, 3)]
+    assert upper_hull(AZUL.star_curve()) == [(0, 0), (6, 6)]
+    assert upper_hull([0, 2, 3, 3]) == [(0, 0), (1, 2), (2, 3), (3, 3)]
 
 
 def test_tile_values_leave_out_printed_numbers():

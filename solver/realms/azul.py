@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..errors import IllegalAction
+from ..hull import upper_hull
 from ..line import Choice, make_choice
 from ..resources import KINDS, Resources
 from ..rules import RuleSet
@@ -253,7 +254,7 @@ class Azul(Realm):
         # redundant (LP): stars <= the most that F filled cells can complete (upper concave hull)
         curve = self.star_curve()
         F = sum(filled.values())
-        hull = _upper_hull(curve)
+        hull = upper_hull(curve)
         for (x1, y1), (x2, y2) in zip(hull, hull[1:]):
             m.add((x2 - x1) * enc.stars <= (x2 - x1) * y1 + (y2 - y1) * (F - x1))
 
@@ -321,21 +322,6 @@ class Azul(Realm):
         enc.can_take = can_take
         enc.decode_choice = decode
         enc.choice_lits = lits
-
-
-def _upper_hull(curve: list[int]) -> list[tuple[int, int]]:
-    """The upper concave hull of the points (x, curve[x]), left to right."""
-    hull: list[tuple[int, int]] = []
-    for p in enumerate(curve):
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            # drop the middle point when it lies on or below the segment from hull[-2] to p
-            if (y2 - y1) * (p[0] - x1) <= (p[1] - y1) * (x2 - x1):
-                hull.pop()
-            else:
-                break
-        hull.append(p)
-    return hull
 
 
 REALM = Azul
