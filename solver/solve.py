@@ -141,8 +141,9 @@ def lp_options(options: ModelOptions) -> ModelOptions:
     """The options of the model every LP bound is asked of: compensation's condition dropped
     (`ModelOptions.free_compensation`): more plays than the rules allow, so the bound stays valid
     for every legal line; measured, the same LP values from 2.3x fewer rows (docs/performance.md).
-    Lines are never taken from that model (solve_with_cuts refuses it)."""
-    return dc_replace(options, free_compensation=True)
+    Lines are never taken from that model (solve_with_cuts refuses it). It also gets the rows
+    that only help an LP (`ModelOptions.lp_rows`)."""
+    return dc_replace(options, free_compensation=True, lp_rows=True)
 
 
 def lp_model(game: Game, options: ModelOptions) -> RoundModel:

@@ -22,9 +22,11 @@ def make_game(keys, rolls, rules: RuleSet | None = None) -> Game:
 
 
 def model_score_of_line(game: Game, line: Line) -> tuple[str, int | None, int | None]:
-    """Fix a line's decisions in the model (no tricks) and read back stars and leftover."""
+    """Fix a line's decisions in the model (no tricks) and read back stars and leftover. The
+    model has the rows that only help an LP too (`lp_rows`; redundant rows must keep every legal
+    line, and a model with more rows accepting it means the one without them does)."""
     most = max([len(t.actions) for t in line.turns] + [1])
-    rm = RoundModel(game, ModelOptions(tricks=False, extras=most))
+    rm = RoundModel(game, ModelOptions(tricks=False, extras=most, lp_rows=True))
     rm.fix_line(line)
     rm.model.maximize(1000 * rm.stars + rm.leftover)
     solver = cp_model.CpSolver()

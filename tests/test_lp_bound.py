@@ -18,7 +18,7 @@ from solver.realms import get_realm, solvable_keys
 from solver.realms.base import Use
 from solver.line import Source
 from solver.rules import RuleSet
-from solver.solve import solve_target
+from solver.solve import lp_options, solve_target
 
 from conftest import make_game
 
@@ -100,12 +100,12 @@ def test_weak_duality_holds_for_any_multipliers(data) -> None:  # type: ignore[n
        seed=st.integers(0, 10**6))
 def test_the_bound_holds_on_random_legal_lines(keys, rolls, seed) -> None:  # type: ignore[no-untyped-def]
     """A random legal line: its stars are below the round's LP bound, and with the line fixed in
-    the LP's model (`free_compensation`, as solve.lp_options; tricks off: they keep one optimal
-    line, not every line) the LP stays feasible."""
+    the LP's model (solve.lp_options: compensation's condition dropped, the LP-only rows in;
+    tricks off: they keep one optimal line, not every line) the LP stays feasible."""
     game = make_game(keys, rolls)
     line = random_line(game, random.Random(seed), max_actions=5, stop=0.1)
     stars = replay(game, line).stars_total
-    rm = RoundModel(game, ModelOptions(tricks=False, free_compensation=True))
+    rm = RoundModel(game, lp_options(ModelOptions(tricks=False)))
     free = lp_upper_bound(rm.model, rm.stars)
     assert free is not None and free.bound >= stars
     rm.fix_line(line)
@@ -185,7 +185,7 @@ def test_ark_nova_gains_circle_by_circle_in_the_lp() -> None:
     (the CP-SAT optimum); the LP says 1.67 with the rows and 2.0 without (a # a quarter in column
     4 gained a whole star through the big-M of "no gain unless the column is taken")."""
     game = make_game(("ark-nova", "parks", "libertalia"), [(5, 1), (4, 3), (1, 1)])
-    rm = RoundModel(game, ModelOptions(free_compensation=True))
+    rm = RoundModel(game, lp_options(ModelOptions()))
     assert bound_of(rm.model, rm.realm_stars[0]) == 1
 
 

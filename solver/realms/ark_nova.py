@@ -152,7 +152,9 @@ class ArkNova(Realm):
         # of turn u) is crossed by at most one later # in its column, so what a # gains is the
         # sum of the circles it crosses, each at most its share of the column's activation.
         # Without it a # a quarter in column 4 gains a whole star in the LP (g <= 4x, the big-M
-        # of "g = 0 unless x"); measured in docs/realms/ark-nova.md
+        # of "g = 0 unless x"); measured in docs/realms/ark-nova.md. Only in the LP's model
+        # (`ModelOptions.lp_rows`): in CP-SAT's own they only changed its search (measured)
+        lp_rows = enc.rm.options.lp_rows
         circle_units = {c: [(-1, None)] * self.start[c] + [(t, o) for (t, cc), o in sorted(outline.items()) if cc == c] for c in C}
         crossings: dict[tuple[int, int], list] = {}
         for e in enc.events:
@@ -168,14 +170,15 @@ class ArkNova(Realm):
                 m.add(g == here - crossed[c]).only_enforce_if(x)
                 m.add(g == 0).only_enforce_if(~x)
                 crossed[c] = crossed[c] + g
-                ys = []
-                for u, (tu, _) in enumerate(circle_units[c]):
-                    if tu < e.t:  # outlined before this # (the start's circles: tu = -1)
-                        y = m.new_bool_var(f"{self.key}.cross[{e.tag},{c + 1},circle{u + 1}]")
-                        m.add_implication(y, x)
-                        ys.append(y)
-                        crossings.setdefault((c, u), []).append(y)
-                m.add(g == sum(ys))
+                if lp_rows:
+                    ys = []
+                    for u, (tu, _) in enumerate(circle_units[c]):
+                        if tu < e.t:  # outlined before this # (the start's circles: tu = -1)
+                            y = m.new_bool_var(f"{self.key}.cross[{e.tag},{c + 1},circle{u + 1}]")
+                            m.add_implication(y, x)
+                            ys.append(y)
+                            crossings.setdefault((c, u), []).append(y)
+                    m.add(g == sum(ys))
                 # redundant (LP help): no more circles crossed than outlined so far. Without it
                 # the LP spreads fractional cash-ins and reaches 6 stars even in 3 turns
                 m.add(crossed[c] <= here)
