@@ -4,8 +4,10 @@ every point of the table, so it keeps every integer solution; the LP can no long
 rate of a long line at a small count."""
 from __future__ import annotations
 
+from typing import Sequence
 
-def upper_hull(curve: list[int]) -> list[tuple[int, int]]:
+
+def upper_hull(curve: Sequence[int]) -> list[tuple[int, int]]:
     """The upper concave hull of the points (x, curve[x]), left to right (monotone chain)."""
     hull: list[tuple[int, int]] = []
     for p in enumerate(curve):

@@ -20,7 +20,7 @@ Variables are named after the game: `use[t3,parks#1]=die2`, `value[t3,parks#1]=4
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -202,7 +202,7 @@ class RealmEncoder:
         d = self.cost.setdefault(e.index, {})
         d[kind] = d.get(kind, 0) + expr
 
-    def stars_within_count_bound(self, most: list[int]) -> None:
+    def stars_within_count_bound(self, most: Sequence[int]) -> None:
         """Redundant rows (LP help): with k activations in this realm its stars are at most
         most[k] (a bound the realm proves from its card; k up to its `max_events`). Adds the
         upper concave hull of the points (k, most[k]), one row per hull segment: each segment's

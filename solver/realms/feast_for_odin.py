@@ -145,6 +145,30 @@ class FeastForOdin(Realm):
         """Every activation fills at least one square."""
         return sum(len(isl) for isl in self.islands)
 
+    @cached_property
+    def most_stars_by_count(self) -> tuple[int, ...]:
+        """most[k]: at most this many stars from k #s here (k = 0 .. max_events), from the card.
+        An island's stars are its star squares covered (each piece covers at most `per_piece` of
+        them, at most all of them) plus its bonus once it is complete, which needs at least
+        `fewest` pieces (the fewest disjoint placements that cover it; any shape, any number of
+        times: fewer than the rules allow, so the bound stays valid). On the reconstructed card
+        a piece covers at most 1 star square and each island needs 3 pieces: k #s, k stars."""
+        per_island = []
+        for i, isl in enumerate(self.islands):
+            pieces = [frozenset(cells) for ii, _, cells in self.placements if ii == i]
+            n_star = sum(1 for x in isl if isl[x] == "S")
+            per_piece = max(sum(1 for x in p if isl[x] == "S") for p in pieces)
+            whole, layer, fewest = frozenset(isl), {frozenset()}, 0
+            while whole not in layer:
+                fewest += 1
+                layer = {a | p for a in layer for p in pieces if not a & p}
+            per_island.append([min(n * per_piece, n_star) + (self.bonus if n >= fewest else 0)
+                               for n in range(len(isl) + 1)])
+        most = []
+        for k in range(self.max_events(0, RuleSet()) + 1):
+            most.append(max((sum(per_island[i][n] for i, n in enumerate(split)) for split in _splits(k, [len(isl) for isl in self.islands])), default=0))
+        return tuple(most)
+
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
         m = enc.model
@@ -195,6 +219,8 @@ class FeastForOdin(Realm):
             done = enc.reify([filled[i, x] for x in isl], "island_complete", self.island_names[i])
             star_terms.append(self.bonus * done)
         enc.stars = sum(star_terms)
+        if enc.rm.options.lp_rows:  # redundant (LP help): stars for the #s received
+            enc.stars_within_count_bound(self.most_stars_by_count)
 
         fb_cache: dict = {}
 
@@ -249,6 +275,17 @@ class FeastForOdin(Realm):
         enc.can_take = can_take
         enc.decode_choice = decode
         enc.choice_lits = lits
+
+
+def _splits(k: int, caps: list[int]) -> Iterable[tuple[int, ...]]:
+    """Every way to share k pieces among islands, island i taking at most caps[i]."""
+    if not caps:
+        if k == 0:
+            yield ()
+        return
+    for n in range(min(k, caps[0]) + 1):
+        for rest in _splits(k - n, caps[1:]):
+            yield (n,) + rest
 
 
 REALM = FeastForOdin

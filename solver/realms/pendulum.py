@@ -13,6 +13,7 @@ Choices: action=outline space=1..5, or action=mark (the # is marked in the hourg
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Iterable
 
 from ..errors import IllegalAction
@@ -99,7 +100,8 @@ class Pendulum(Realm):
         """Every activation outlines a new space or marks a new number: spaces + 6 numbers."""
         return len(self.spaces) + sum(len(h) for h in self.hourglasses)
 
-    def most_stars_by_count(self) -> list[int]:
+    @cached_property
+    def most_stars_by_count(self) -> tuple[int, ...]:
         """most[k]: the most stars k #s can give here (k = 0 .. max_events). Stars are paid at
         hourglass completions, at most the outlined star spaces each: with a star spaces
         outlined (one # each) and c hourglasses completed (at least the c smallest sizes of
@@ -111,7 +113,7 @@ class Pendulum(Realm):
         for k in range(self.max_events(0, RuleSet()) + 1):
             most.append(max(a * c for a in range(n_star + 1) for c in range(len(sizes) + 1)
                             if a + sum(sizes[:c]) <= k))
-        return most
+        return tuple(most)
 
     # ---- CP-SAT ----------------------------------------------------------------------------
     def encode(self, enc) -> None:
@@ -180,7 +182,8 @@ class Pendulum(Realm):
         m.add(n_comp <= len(self.hourglasses))
         m.add(enc.stars <= len(star_spaces) * n_comp)
         m.add(enc.stars <= len(self.hourglasses) * sum(outline[e.i, s] for e in enc.events for s in star_spaces))
-        enc.stars_within_count_bound(self.most_stars_by_count())
+        if enc.rm.options.lp_rows:  # redundant (LP help): stars for the #s received
+            enc.stars_within_count_bound(self.most_stars_by_count)
 
         def can_take(turn: int, v: int):
             # any # outlines a space not yet outlined; v marks if v is not yet marked
