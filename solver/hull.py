@@ -1,5 +1,5 @@
 """The upper concave hull of a table of integers: the rows a realm adds for "at most most[x] stars
-with x of something" (Azul's filled cells, Pendulum's #s). Each hull segment's line lies above
+with x of something" (Azul's filled cells; the #s of Pendulum and Feast for Odin). Each hull segment's line lies above
 every point of the table, so it keeps every integer solution; the LP can no longer take the best
 rate of a long line at a small count."""
 from __future__ import annotations

@@ -89,7 +89,8 @@ class ModelOptions:
     #: (docs/performance.md, eleventh session): there it proved 3 more rounds; in the star
     #: stages it only changed CP-SAT's path (three proven rounds 2-7x slower, none gained)
     first_activations_paid: bool = False
-    #: redundant rows that only help an LP relaxation (Ark Nova's circle-by-circle crossings):
+    #: redundant rows that only help an LP relaxation (Ark Nova's circle-by-circle crossings,
+    #: the stars-for-#s rows of Pendulum and Feast for Odin, `RealmEncoder.stars_within_count_bound`):
     #: asked by the LP bounds' model (`solve.lp_options`), not by CP-SAT's models. Measured on the
     #: issue-2 bench (docs/performance.md, twelfth session): in CP-SAT's models too they only
     #: changed its search path (seed 30 lost its 18-star line, seed 4 found a better one)
