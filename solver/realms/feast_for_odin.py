@@ -9,6 +9,7 @@ per completed island."
 from __future__ import annotations
 
 from functools import cached_property
+from itertools import product
 from typing import Iterable
 
 from ..errors import IllegalAction
@@ -164,9 +165,10 @@ class FeastForOdin(Realm):
                 layer = {a | p for a in layer for p in pieces if not a & p}
             per_island.append([min(n * per_piece, n_star) + (self.bonus if n >= fewest else 0)
                                for n in range(len(isl) + 1)])
-        most = []
-        for k in range(self.max_events(0, RuleSet()) + 1):
-            most.append(max((sum(per_island[i][n] for i, n in enumerate(split)) for split in _splits(k, [len(isl) for isl in self.islands])), default=0))
+        most = [0] * (self.max_events(0, RuleSet()) + 1)
+        for split in product(*(range(len(isl) + 1) for isl in self.islands)):  # pieces per island
+            k = sum(split)
+            most[k] = max(most[k], sum(per_island[i][n] for i, n in enumerate(split)))
         return tuple(most)
 
     # ---- CP-SAT ----------------------------------------------------------------------------
@@ -275,17 +277,6 @@ class FeastForOdin(Realm):
         enc.can_take = can_take
         enc.decode_choice = decode
         enc.choice_lits = lits
-
-
-def _splits(k: int, caps: list[int]) -> Iterable[tuple[int, ...]]:
-    """Every way to share k pieces among islands, island i taking at most caps[i]."""
-    if not caps:
-        if k == 0:
-            yield ()
-        return
-    for n in range(min(k, caps[0]) + 1):
-        for rest in _splits(k - n, caps[1:]):
-            yield (n,) + rest
 
 
 REALM = FeastForOdin
