@@ -203,13 +203,14 @@ class RealmEncoder:
         d = self.cost.setdefault(e.index, {})
         d[kind] = d.get(kind, 0) + expr
 
-    def stars_within_count_bound(self, most: Sequence[int]) -> None:
-        """Redundant rows (LP help): with k activations in this realm its stars are at most
-        most[k] (a bound the realm proves from its card; k up to its `max_events`). Adds the
-        upper concave hull of the points (k, most[k]), one row per hull segment: each segment's
-        line lies above every point, so every integer solution keeps it, while the LP can no
-        longer buy stars at the best per-# rate of a longer line with few #s."""
-        count = sum(e.active for e in self.events)
+    def stars_within_count_bound(self, most: Sequence[int], count: LinearExpr | None = None) -> None:
+        """Redundant rows (LP help): with k of something (this realm's activations, or `count`:
+        Azul's filled cells) its stars are at most most[k] (a bound the realm proves from its
+        card). Adds the upper concave hull of the points (k, most[k]), one row per hull segment:
+        each segment's line lies above every point, so every integer solution keeps it, while the
+        LP can no longer buy stars at the best per-# rate of a longer line with few #s."""
+        if count is None:
+            count = sum(e.active for e in self.events)
         hull = upper_hull(most)
         for (k1, s1), (k2, s2) in zip(hull, hull[1:]):
             # the line through (k1, s1), (k2, s2): (k2 - k1) * stars <= (s2 - s1) * (k - k1) + s1 * (k2 - k1)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..errors import IllegalAction
-from ..hull import upper_hull
 from ..line import Choice, make_choice
 from ..resources import KINDS, Resources
 from ..rules import RuleSet
@@ -252,11 +251,7 @@ class Azul(Realm):
             moves = sum(x for (_, r, _), x in cell.items() if r == i)
             m.add(sum(given) >= self.slots[i] * moves)
         # redundant (LP): stars <= the most that F filled cells can complete (upper concave hull)
-        curve = self.star_curve()
-        F = sum(filled.values())
-        hull = upper_hull(curve)
-        for (x1, y1), (x2, y2) in zip(hull, hull[1:]):
-            m.add((x2 - x1) * enc.stars <= (x2 - x1) * y1 + (y2 - y1) * (F - x1))
+        enc.stars_within_count_bound(self.star_curve(), count=sum(filled.values()))
 
         turn_of = {e.i: e.t for e in enc.events}
         moved_cache: dict[int, tuple[dict, dict, dict]] = {}
