@@ -260,3 +260,38 @@ def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
     assert limits["leftover"] == {7.5}
     assert limits["stars"] <= {5.0}
     assert S.leftover_lp_params({"lp_deterministic_time": 8.0}) == {"lp_deterministic_time": 8.0}
+
+
+def test_the_star_split_asks_the_region_without_3_pumpkin_activations_first(monkeypatch) -> None:
+    """2d: when the lines found so far are poor (here only the greedy line: the quick line, the
+    window improver and CP-SAT's star search on the whole round find nothing), the region of lines
+    with no 3-pumpkin activation is solved first; its optimum (5) is a better line that makes
+    k = 1 enough (LP 5.38 with at least one), so the round is proven with no other region asked.
+    The old order asked the region of the greedy line's k (here k = 2: at most one 3-pumpkin
+    activation), a larger model; on bench seed 34 the old order left the round unknown (14 stars,
+    bound 16) where this one proves 15."""
+    import solver.solve as S
+
+    game = SMALL
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars == 5
+    real_solve = S.solve_with_cuts
+    regions: list[int] = []
+
+    def spy(rm, solver, *args, **kwargs):
+        objective = set(rm.model.proto.objective.vars)
+        stars_only = objective == {v.index for v in rm.realm_stars}
+        if rm.options.max_total_extras is None and stars_only:
+            return S.CutSolve("unknown", None, None, 0, 0.0)  # the whole round's star search: nothing
+        if stars_only:
+            regions.append(rm.options.max_total_extras)
+        return real_solve(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (line, 0.0))
+    greedy = replay(game, S.greedy_line(game)).stars_total
+    assert greedy < 5
+    res = S.solve_optimal(game, 30, prove=False)
+    assert res.status == "optimal" and res.stars == 5 and res.leftover == truth.leftover
+    assert regions == [0]
