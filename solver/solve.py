@@ -403,14 +403,16 @@ def solve_optimal(
         split = extras_split(game, options, params, base=lp_round_model())
     if not stars_proven and split is not None and split.max_k >= 1:
         solved_regions: set[int] = set()
+        asked: set[int] = set()
 
-        def region_solved(k: int) -> bool:
+        def region_solved(k: int, hinted: bool = True) -> bool:
             """Most stars among the lines with at most k - 1 3-pumpkin activations: proven?"""
             best_line = best_so_far()
+            asked.add(k)
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
-            if k > 1 and line_extras(best_line) <= k - 1:
-                rmr.hint_line(best_line)  # (not in the region without: measured, see below)
+            if hinted and line_extras(best_line) <= k - 1:
+                rmr.hint_line(best_line)
             status_r, _ = _solve_into(rmr, params, time_limit, workers, result, lines, progress=star_progress, scale=1)
             if status_r == "optimal":
                 solved_regions.add(k)
@@ -419,13 +421,15 @@ def solve_optimal(
         # the lines with no 3-pumpkin activation first, the smallest region, whatever k the best
         # line would ask: its optimum is often a better line, which lowers k (measured on bench
         # seed 34: 14 stars / LP 16 unknown before; the region proves 15 and so the round). Not
-        # hinted with the best line: measured on bench seed 18, the hinted region stayed at its
-        # 15 stars, the unhinted one proved 16 (the LP bound: optimal); docs/performance.md
-        region_solved(1)
+        # proven: asked once more without the best line as hint. CP-SAT's path there is chaotic:
+        # measured, bench seed 22 was proven (17 stars) with the hint and not without (16), seed
+        # 18 (16 stars) without it and not with it (15)
+        if not region_solved(1):
+            region_solved(1, hinted=False)
         found_k = split.smallest_k(replay(game, best_so_far()).stars_total)
         if found_k is not None:
             k = found_k[0]
-            if k in solved_regions or region_solved(k):  # the other region is below the best line
+            if k in solved_regions or (k not in asked and region_solved(k)):  # the other region is below the best line
                 stars_proven, proven_by = True, "split"
                 line = best_so_far()
                 result.star_bound = replay(game, line).stars_total
