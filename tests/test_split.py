@@ -262,50 +262,13 @@ def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
     assert S.leftover_lp_params({"lp_deterministic_time": 8.0}) == {"lp_deterministic_time": 8.0}
 
 
-def test_the_star_split_asks_the_region_without_3_pumpkin_activations_first(monkeypatch) -> None:
-    """2d: when the lines found so far are poor (here only the greedy line: the quick line, the
-    window improver and CP-SAT's star search on the whole round find nothing), the region of lines
-    with no 3-pumpkin activation is solved first; its optimum (5) is a better line that makes
-    k = 1 enough (LP 5.38 with at least one), so the round is proven with no other region asked.
-    The old order asked the region of the greedy line's k (here k = 2: at most one 3-pumpkin
-    activation), a larger model; on bench seed 34 the old order left the round unknown (14 stars,
-    bound 16) where this one proves 15."""
+def _only_the_greedy_line_before_the_split(monkeypatch, fail_first_region: bool = False) -> list[tuple[int, bool]]:
+    """Make the quick line, the window improver and CP-SAT's star search on the whole round find
+    nothing (only the greedy line reaches stage 2d); returns the list the region solves of 2d
+    append (their `max_total_extras`, hinted or not) to. `fail_first_region`: the first region
+    solve ends with nothing too."""
     import solver.solve as S
 
-    game = SMALL
-    truth = _small_truth()
-    assert truth.status == "optimal" and truth.stars == 5
-    real_solve = S.solve_with_cuts
-    regions: list[int] = []
-
-    def spy(rm, solver, *args, **kwargs):
-        objective = set(rm.model.proto.objective.vars)
-        stars_only = objective == {v.index for v in rm.realm_stars}
-        if rm.options.max_total_extras is None and stars_only:
-            return S.CutSolve("unknown", None, None, 0, 0.0)  # the whole round's star search: nothing
-        if stars_only:
-            regions.append(rm.options.max_total_extras)
-        return real_solve(rm, solver, *args, **kwargs)
-
-    monkeypatch.setattr(S, "solve_with_cuts", spy)
-    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
-    monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (line, 0.0))
-    greedy = replay(game, S.greedy_line(game)).stars_total
-    assert greedy < 5
-    res = S.solve_optimal(game, 30, prove=False)
-    assert res.status == "optimal" and res.stars == 5 and res.leftover == truth.leftover
-    assert regions == [0]
-
-
-def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None:
-    """2d: when the region without 3-pumpkin activations ends unproven from the best line's hint
-    (here: that solve is made to find nothing), it is asked once more with no hint (CP-SAT's path
-    differs, measured: bench seeds 22 and 18 are each proven by one of the two), and the round is
-    proven with no larger region asked."""
-    import solver.solve as S
-
-    game = SMALL
-    truth = _small_truth()
     real_solve = S.solve_with_cuts
     regions: list[tuple[int, bool]] = []
 
@@ -316,13 +279,44 @@ def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None
             return S.CutSolve("unknown", None, None, 0, 0.0)  # the whole round's star search: nothing
         if stars_only:
             regions.append((rm.options.max_total_extras, len(rm.model.proto.solution_hint.vars) > 0))
-            if len(regions) == 1:
-                return S.CutSolve("unknown", None, None, 0, 0.0)  # the hinted solve: not proven
+            if fail_first_region and len(regions) == 1:
+                return S.CutSolve("unknown", None, None, 0, 0.0)
         return real_solve(rm, solver, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", spy)
     monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
     monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (line, 0.0))
+    return regions
+
+
+def test_the_star_split_asks_the_region_without_3_pumpkin_activations_first(monkeypatch) -> None:
+    """2d: when the lines found so far are poor (here only the greedy line), the region of lines
+    with no 3-pumpkin activation is solved first; its optimum (5) is a better line that makes
+    k = 1 enough (LP 5.38 with at least one), so the round is proven with no other region asked.
+    The old order asked the region of the greedy line's k (here k = 2: at most one 3-pumpkin
+    activation), a larger model; on bench seed 34 the old order left the round unknown (14 stars,
+    bound 16) where this one proves 15."""
+    import solver.solve as S
+
+    game = SMALL
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars == 5
+    regions = _only_the_greedy_line_before_the_split(monkeypatch)
+    assert replay(game, S.greedy_line(game)).stars_total < 5
     res = S.solve_optimal(game, 30, prove=False)
+    assert res.status == "optimal" and res.stars == 5 and res.leftover == truth.leftover
+    assert [extras for extras, _ in regions] == [0]
+
+
+def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None:
+    """2d: when the region without 3-pumpkin activations ends unproven from the best line's hint
+    (here: that solve is made to find nothing), it is asked once more with no hint (CP-SAT's path
+    differs, measured: bench seeds 22 and 18 are each proven by one of the two), and the round is
+    proven with no larger region asked."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_first_region=True)
+    res = S.solve_optimal(SMALL, 30, prove=False)
     assert res.status == "optimal" and res.stars == truth.stars == 5
     assert regions == [(0, True), (0, False)]
