@@ -7,6 +7,7 @@ import random
 from functools import lru_cache
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from ortools.sat.python import cp_model
 
@@ -320,3 +321,27 @@ def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None
     res = S.solve_optimal(SMALL, 30, prove=False)
     assert res.status == "optimal" and res.stars == truth.stars == 5
     assert regions == [(0, True), (0, False)]
+
+
+def test_a_split_proof_falls_back_on_the_region_s_proven_maximum(monkeypatch) -> None:
+    """The certificate's proof by the split: when "one star more" is not decided INFEASIBLE on the
+    region (here made to end UNKNOWN), the region's proven maximum (at most the stars) decides it
+    (method cp-sat-maximum); the whole model is not asked."""
+    import solver.solve as S
+
+    real_no_more = S._no_more
+    asked: list[int | None] = []
+
+    def no_more(rm, stars, *args, **kwargs):
+        asked.append(rm.options.max_total_extras)
+        if rm.options.max_total_extras is not None:
+            return {"question": f"stars >= {stars + 1}", "status": "UNKNOWN", "method": "cp-sat"}
+        return real_no_more(rm, stars, *args, **kwargs)
+
+    monkeypatch.setattr(S, "_no_more", no_more)
+    proof = prove_no_more(SMALL, 5, split_first=True)
+    assert proof["status"] == "INFEASIBLE" and proof["method"] == "extras-split"
+    assert proof["region"]["method"] == "cp-sat-maximum" and proof["region"]["maximum_bound"] <= 5
+    assert asked == [0]
+    with pytest.raises(S.ModelDisagreement):  # a legal 5-star line exists: 4 was no optimum
+        S._most_at_most(S.build(SMALL), 4, S.load_params("proof"), 30, 1)
