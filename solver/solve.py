@@ -402,21 +402,18 @@ def solve_optimal(
     if lp is not None:
         split = extras_split(game, options, params, base=lp_round_model())
     if not stars_proven and split is not None and split.max_k >= 1:
-        solved_regions: set[int] = set()
-        asked: set[int] = set()
+        regions_asked: dict[int, bool] = {}  # k -> that region's most stars proven
 
         def region_solved(k: int, hinted: bool = True) -> bool:
             """Most stars among the lines with at most k - 1 3-pumpkin activations: proven?"""
             best_line = best_so_far()
-            asked.add(k)
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
             if hinted and line_extras(best_line) <= k - 1:
                 rmr.hint_line(best_line)
             status_r, _ = _solve_into(rmr, params, time_limit, workers, result, lines, progress=star_progress, scale=1)
-            if status_r == "optimal":
-                solved_regions.add(k)
-            return status_r == "optimal"
+            regions_asked[k] = regions_asked.get(k, False) or status_r == "optimal"
+            return regions_asked[k]
 
         # the lines with no 3-pumpkin activation first, the smallest region, whatever k the best
         # line would ask: its optimum is often a better line, which lowers k (measured on bench
@@ -429,7 +426,7 @@ def solve_optimal(
         found_k = split.smallest_k(replay(game, best_so_far()).stars_total)
         if found_k is not None:
             k = found_k[0]
-            if k in solved_regions or (k not in asked and region_solved(k)):  # the other region is below the best line
+            if regions_asked[k] if k in regions_asked else region_solved(k):  # the other region is below the best line
                 stars_proven, proven_by = True, "split"
                 line = best_so_far()
                 result.star_bound = replay(game, line).stars_total
