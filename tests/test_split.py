@@ -263,15 +263,15 @@ def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
     assert S.leftover_lp_params({"lp_deterministic_time": 8.0}) == {"lp_deterministic_time": 8.0}
 
 
-def _only_the_greedy_line_before_the_split(monkeypatch, fail_first_region: bool = False) -> list[tuple[int, bool]]:
+def _only_the_greedy_line_before_the_split(monkeypatch, fail_regions: int = 0) -> list[tuple[int, bool, bool]]:
     """Make the quick line, the window improver and CP-SAT's star search on the whole round find
     nothing (only the greedy line reaches stage 2d); returns the list the region solves of 2d
-    append (their `max_total_extras`, hinted or not) to. `fail_first_region`: the first region
-    solve ends with nothing too."""
+    append (their `max_total_extras`, hinted or not, by the interleaved portfolio or not) to.
+    `fail_regions`: that many first region solves end with nothing too."""
     import solver.solve as S
 
     real_solve = S.solve_with_cuts
-    regions: list[tuple[int, bool]] = []
+    regions: list[tuple[int, bool, bool]] = []
 
     def spy(rm, solver, *args, **kwargs):
         objective = set(rm.model.proto.objective.vars)
@@ -279,8 +279,9 @@ def _only_the_greedy_line_before_the_split(monkeypatch, fail_first_region: bool 
         if rm.options.max_total_extras is None and stars_only:
             return S.CutSolve("unknown", None, None, 0, 0.0)  # the whole round's star search: nothing
         if stars_only:
-            regions.append((rm.options.max_total_extras, len(rm.model.proto.solution_hint.vars) > 0))
-            if fail_first_region and len(regions) == 1:
+            portfolio = solver.parameters.interleave_search and solver.parameters.num_workers > 1
+            regions.append((rm.options.max_total_extras, len(rm.model.proto.solution_hint.vars) > 0, portfolio))
+            if len(regions) <= fail_regions:
                 return S.CutSolve("unknown", None, None, 0, 0.0)
         return real_solve(rm, solver, *args, **kwargs)
 
@@ -306,7 +307,7 @@ def test_the_star_split_asks_the_region_without_3_pumpkin_activations_first(monk
     assert replay(game, S.greedy_line(game)).stars_total < 5
     res = S.solve_optimal(game, 30, prove=False)
     assert res.status == "optimal" and res.stars == 5 and res.leftover == truth.leftover
-    assert [extras for extras, _ in regions] == [0]
+    assert [extras for extras, _, _ in regions] == [0]
 
 
 def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None:
@@ -317,10 +318,32 @@ def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None
     import solver.solve as S
 
     truth = _small_truth()
-    regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_first_region=True)
+    regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_regions=1)
     res = S.solve_optimal(SMALL, 30, prove=False)
     assert res.status == "optimal" and res.stars == truth.stars == 5
-    assert regions == [(0, True), (0, False)]
+    assert regions == [(0, True, False), (0, False, False)]
+
+
+def test_a_region_unproven_twice_is_asked_of_the_interleaved_portfolio(monkeypatch) -> None:
+    """2d: when neither the hinted nor the unhinted one-worker solve proves the region without
+    3-pumpkin activations (here both are made to find nothing), CP-SAT's portfolio is asked once
+    more, interleaved (deterministic), hinted with the best line; it proves the round here. Why:
+    its large-neighbourhood searches find lines the one-worker search does not (bench seeds 0, 7
+    and 31: 14 -> 15, 15, 16 stars; docs/performance.md). Switched off in the parameters, it is not asked."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_regions=2)
+    res = S.solve_optimal(SMALL, 30, prove=False)
+    assert res.status == "optimal" and res.stars == truth.stars == 5
+    assert regions[:3] == [(0, True, False), (0, False, False), (0, True, True)]
+    assert S.region_portfolio_params(S.load_params("optimal"))["num_workers"] > 1
+
+    real_params = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "region_portfolio_workers": 0})
+    regions.clear()
+    res = S.solve_optimal(SMALL, 30, prove=False)
+    assert all(not portfolio for _, _, portfolio in regions) and regions[:2] == [(0, True, False), (0, False, False)]
 
 
 def test_a_split_proof_falls_back_on_the_region_s_proven_maximum(monkeypatch) -> None:
