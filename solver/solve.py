@@ -407,11 +407,11 @@ def solve_optimal(
         def region_solved(k: int, hinted: bool = True, portfolio: bool = False) -> bool:
             """Most stars among the lines with at most k - 1 3-pumpkin activations: proven?
             (`portfolio`: by CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
-            best_line = best_so_far()
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
-            if hinted and line_extras(best_line) <= k - 1:
-                rmr.hint_line(best_line)
+            fitting = [cand for cand in lines if line_extras(cand) <= k - 1]
+            if hinted and fitting:  # the best line that is a line of the region (the quick line is)
+                rmr.hint_line(max(fitting, key=lambda cand: line_score(game, cand, STAR_WEIGHT)))
             status_r, _ = _solve_into(rmr, region_portfolio_params(params) if portfolio else params, time_limit,
                                       None if portfolio else workers, result, lines, progress=star_progress, scale=1)
             regions_asked[k] = regions_asked.get(k, False) or status_r == "optimal"

@@ -324,6 +324,28 @@ def test_an_unproven_region_is_asked_again_without_the_hint(monkeypatch) -> None
     assert regions == [(0, True, False), (0, False, False)]
 
 
+def test_the_region_is_hinted_with_the_best_line_that_fits_it(monkeypatch) -> None:
+    """2d: the best line so far has a 3-pumpkin activation (so it is no line of the region without
+    them); the region is hinted with the best line that is one (here the empty line), not solved
+    unhinted twice — the two solves were the same search before (same model, no hint)."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    rm = S.build(SMALL, ModelOptions(tricks=False))
+    rm.model.add(rm.total_extras() >= 1)
+    rm.model.add(rm.stars == 3)
+    with_extra = S.solve_with_cuts(rm, S.make_solver({"num_workers": 1}, 20, None)).line
+    assert with_extra is not None and line_extras(with_extra) == 1 and replay(SMALL, with_extra).stars_total == 3
+    empty = random_line(SMALL, random.Random(0), stop=1.0)
+    assert line_extras(empty) == 0 and replay(SMALL, empty).stars_total == 0
+    regions = _only_the_greedy_line_before_the_split(monkeypatch)
+    monkeypatch.setattr(S, "greedy_line", lambda game: empty)
+    monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (with_extra, 0.0))
+    res = S.solve_optimal(SMALL, 30, prove=False)
+    assert res.status == "optimal" and res.stars == truth.stars
+    assert regions[0] == (0, True, False)
+
+
 def test_a_region_unproven_twice_is_asked_of_the_interleaved_portfolio(monkeypatch) -> None:
     """2d: when neither the hinted nor the unhinted one-worker solve proves the region without
     3-pumpkin activations (here both are made to find nothing), CP-SAT's portfolio is asked once
