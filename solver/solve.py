@@ -420,12 +420,12 @@ def solve_optimal(
         # the lines with no 3-pumpkin activation first, the smallest region, whatever k the best
         # line would ask: its optimum is often a better line, which lowers k (measured on bench
         # seed 34: 14 stars / LP 16 unknown before; the region proves 15 and so the round). Not
-        # proven: asked once more without the best line as hint. CP-SAT's path there is chaotic:
+        # proven: asked once more without a hint. CP-SAT's path there is chaotic:
         # measured, bench seed 22 was proven (17 stars) with the hint and not without (16), seed
         # 18 (16 stars) without it and not with it (15)
         # Still not proven: once more by the interleaved portfolio (deterministic), whose
         # large-neighbourhood searches find lines the one-worker search does not (measured on
-        # the bench: seeds 0, 7 and 31, 14 -> 15, 15, 16 stars; docs/performance.md)
+        # the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars; docs/performance.md)
         if not region_solved(1) and not region_solved(1, hinted=False) and int(params.get("region_portfolio_workers", 0)) > 0:
             region_solved(1, portfolio=True)
         found_k = split.smallest_k(replay(game, best_so_far()).stars_total)
