@@ -409,9 +409,9 @@ def solve_optimal(
             (`portfolio`: by CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
-            fitting = [cand for cand in lines if line_extras(cand) <= k - 1]
-            if hinted and fitting:  # the best line that is a line of the region (the quick line is)
-                rmr.hint_line(max(fitting, key=lambda cand: line_score(game, cand, STAR_WEIGHT)))
+            hint = _best_in_region(game, lines, k - 1) if hinted else None
+            if hint is not None:  # the best line that is a line of the region (the quick line is)
+                rmr.hint_line(hint)
             status_r, _ = _solve_into(rmr, region_portfolio_params(params) if portfolio else params, time_limit,
                                       None if portfolio else workers, result, lines, progress=star_progress, scale=1)
             regions_asked[k] = regions_asked.get(k, False) or status_r == "optimal"
@@ -538,6 +538,13 @@ def _best_leftover(game: Game, lines: list[Line], stars: int) -> int:
     return max((rep.final.resources.total() for rep in reps if rep.legal and rep.stars_total >= stars), default=-1)
 
 
+def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: int = 0) -> Line | None:
+    """The best of `lines` (stars, then leftover) with at most `max_extras` 3-pumpkin activations
+    and at least `min_stars` stars: a hint for a region of the split (None: no such line)."""
+    return max((cand for cand in lines if line_extras(cand) <= max_extras and replay(game, cand).stars_total >= min_stars),
+               key=lambda cand: line_score(game, cand, STAR_WEIGHT), default=None)
+
+
 def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpRelaxation, extras_row: int,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
                     workers: int | None, result: RoundResult) -> int | None:
@@ -561,8 +568,7 @@ def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpR
         region = build(game, dc_replace(options, max_total_extras=k - 1))
         region.model.add(region.stars >= stars)
         region.model.maximize(region.leftover)
-        hint = max((cand for cand in lines if replay(game, cand).stars_total >= stars and line_extras(cand) <= k - 1),
-                   key=lambda cand: line_score(game, cand, STAR_WEIGHT), default=None)
+        hint = _best_in_region(game, lines, k - 1, stars)
         if hint is not None:
             region.hint_line(hint)
         return _solve_into(region, params, time_limit, workers, result, lines)[0] == "optimal"
