@@ -404,16 +404,16 @@ def solve_optimal(
     if not stars_proven and split is not None and split.max_k >= 1:
         regions_asked: dict[int, bool] = {}  # k -> that region's most stars proven
 
-        def region_solved(k: int, hinted: bool = True, portfolio: bool = False) -> bool:
+        def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> bool:
             """Most stars among the lines with at most k - 1 3-pumpkin activations: proven?
-            (`portfolio`: by CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
+            (`portfolio`: the parameters of CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
             hint = _best_in_region(game, lines, k - 1) if hinted else None
             if hint is not None:  # the best line that is a line of the region (the quick line is)
                 rmr.hint_line(hint)
-            status_r, _ = _solve_into(rmr, region_portfolio_params(params) if portfolio else params, time_limit,
-                                      None if portfolio else workers, result, lines, progress=star_progress, scale=1)
+            status_r, _ = _solve_into(rmr, portfolio or params, time_limit, None if portfolio else workers, result,
+                                      lines, progress=star_progress, scale=1)
             regions_asked[k] = regions_asked.get(k, False) or status_r == "optimal"
             return regions_asked[k]
 
@@ -426,8 +426,9 @@ def solve_optimal(
         # Still not proven: once more by the interleaved portfolio (deterministic), whose
         # large-neighbourhood searches find lines the one-worker search does not (measured on
         # the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars; docs/performance.md)
-        if not region_solved(1) and not region_solved(1, hinted=False) and int(params.get("region_portfolio_workers", 0)) > 0:
-            region_solved(1, portfolio=True)
+        portfolio = region_portfolio_params(params)
+        if not region_solved(1) and not region_solved(1, hinted=False) and portfolio is not None:
+            region_solved(1, portfolio=portfolio)
         found_k = split.smallest_k(replay(game, best_so_far()).stars_total)
         if found_k is not None:
             k = found_k[0]
@@ -587,10 +588,12 @@ def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpR
     return None
 
 
-def region_portfolio_params(params: dict[str, Any]) -> dict[str, Any]:
-    """The CP-SAT parameters of the split region's portfolio solve (round.toml, 2d): several
-    subsolvers interleaved, which CP-SAT documents as deterministic whatever the thread count,
-    so the same input still gives the same answer."""
+def region_portfolio_params(params: dict[str, Any]) -> dict[str, Any] | None:
+    """The CP-SAT parameters of the split region's portfolio solve (round.toml, 2d; None: off):
+    several subsolvers interleaved, which CP-SAT documents as deterministic whatever the thread
+    count, so the same input still gives the same answer."""
+    if int(params.get("region_portfolio_workers", 0)) <= 0:
+        return None
     portfolio = dict(params)
     portfolio["num_workers"] = int(params["region_portfolio_workers"])
     portfolio["interleave_search"] = True
