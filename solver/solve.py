@@ -26,6 +26,7 @@ from .improve import ImproveSettings, improve_line, line_score
 from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
+from .star_cases import CaseAnswer, case_lp_bounds, refute_by_cases
 
 #: stars come first, leftover resources break ties (rolling-realms.md 6.6)
 STAR_WEIGHT = 1000
@@ -87,7 +88,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "region_")):
+        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "region_", "star_cases_")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -402,40 +403,79 @@ def solve_optimal(
     if lp is not None:
         split = extras_split(game, options, params, base=lp_round_model())
     if not stars_proven and split is not None and split.max_k >= 1:
-        regions_asked: dict[int, bool] = {}  # k -> that region's most stars proven
+        region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
+        regions_tried: set[int] = set()  # k asked by region_solved
+        cases_asked: set[tuple[int, int]] = set()  # (k, stars refuted) already asked by cases
 
-        def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> bool:
-            """Most stars among the lines with at most k - 1 3-pumpkin activations: proven?
+        def best_stars() -> int:
+            return replay(game, best_so_far()).stars_total
+
+        def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> None:
+            """Most stars among the lines with at most k - 1 3-pumpkin activations, proven or not
             (`portfolio`: the parameters of CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
+            regions_tried.add(k)
             rmr = split.region(k)
             rmr.model.maximize(rmr.stars)
             hint = _best_in_region(game, lines, k - 1) if hinted else None
             if hint is not None:  # the best line that is a line of the region (the quick line is)
                 rmr.hint_line(hint)
-            status_r, _ = _solve_into(rmr, portfolio or params, time_limit, None if portfolio else workers, result,
-                                      lines, progress=star_progress, scale=1)
-            regions_asked[k] = regions_asked.get(k, False) or status_r == "optimal"
-            return regions_asked[k]
+            status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit, None if portfolio else workers, result,
+                                            lines, progress=star_progress, scale=1)
+            if status_r == "optimal" and bound_r is not None:
+                region_max[k] = min(region_max.get(k, bound_r), bound_r)
+
+        def needed_k() -> int | None:
+            """The region the split needs proven for the best line: the smallest k whose LP of the
+            lines with at least k 3-pumpkin activations is at most the best line's stars."""
+            found = split.smallest_k(best_stars())
+            return None if found is None else found[0]
+
+        def split_proves() -> bool:
+            k = needed_k()
+            return k is not None and region_max.get(k, best_stars() + 1) <= best_stars()
+
+        def region_by_cases() -> None:
+            """The needed region has no line above the best: by cases on how those stars would be
+            shared among the realms (solver/star_cases.py); a case with a line is a better line,
+            and the cases are asked again above it."""
+            while (k := needed_k()) is not None and (k, best_stars()) not in cases_asked:
+                stars_now = best_stars()
+                cases_asked.add((k, stars_now))
+                proof, found = refute_by_cases(game, lambda: split.region(k), stars_now,
+                                               _case_solver(params, time_limit, workers, result, lines),
+                                               _case_lp(game, split, k, params))
+                if proof["status"] == "INFEASIBLE":
+                    region_max[k] = min(region_max.get(k, stars_now), stars_now)
+                if found is None:
+                    return
 
         # the lines with no 3-pumpkin activation first, the smallest region, whatever k the best
         # line would ask: its optimum is often a better line, which lowers k (measured on bench
-        # seed 34: 14 stars / LP 16 unknown before; the region proves 15 and so the round). Not
-        # proven: asked once more without a hint. CP-SAT's path there is chaotic:
-        # measured, bench seed 22 was proven (17 stars) with the hint and not without (16), seed
-        # 18 (16 stars) without it and not with it (15)
-        # Still not proven: once more by the interleaved portfolio (deterministic), whose
-        # large-neighbourhood searches find lines the one-worker search does not (measured on
-        # the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars; docs/performance.md)
+        # seed 34: 14 stars / LP 16 unknown before; the region proves 15 and so the round).
+        # Not proven: the needed region by star cases (measured, fifteenth session: regions whose
+        # maximum CP-SAT did not prove in 60 det-s refuted case by case in a few). Still not
+        # proven: region 1 once more without a hint, CP-SAT's path there is chaotic (measured,
+        # bench seed 22 was proven (17 stars) with the hint and not without (16), seed 18 (16
+        # stars) without it and not with it (15)), and then by the interleaved portfolio
+        # (deterministic), whose large-neighbourhood searches find lines the one-worker search
+        # does not (measured on the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars)
         portfolio = region_portfolio_params(params)
-        if not region_solved(1) and not region_solved(1, hinted=False) and portfolio is not None:
-            region_solved(1, portfolio=portfolio)
-        found_k = split.smallest_k(replay(game, best_so_far()).stars_total)
-        if found_k is not None:
-            k = found_k[0]
-            if regions_asked[k] if k in regions_asked else region_solved(k):  # the other region is below the best line
-                stars_proven, proven_by = True, "split"
-                line = best_so_far()
-                result.star_bound = replay(game, line).stars_total
+        star_cases_on = float(params.get("star_cases_deterministic_time", 0) or 0) > 0
+        region_solved(1)
+        if not split_proves() and star_cases_on:
+            region_by_cases()
+        if not split_proves() and 1 not in region_max:
+            region_solved(1, hinted=False)
+            if not split_proves() and 1 not in region_max and portfolio is not None:
+                region_solved(1, portfolio=portfolio)
+        if not split_proves() and (k := needed_k()) is not None and k not in regions_tried:
+            region_solved(k)  # the other region is below the best line by the LP
+        if not split_proves() and star_cases_on:
+            region_by_cases()  # the best line or the needed region changed since
+        if split_proves():
+            stars_proven, proven_by = True, "split"
+            line = best_so_far()
+            result.star_bound = replay(game, line).stars_total
     if lp is not None and not stars_proven:
         lp = None  # it proves nothing the answer claims
     # 3. most leftover with the proven star count (when stars were proven by the LP or the split,
@@ -531,6 +571,38 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
     if found is not None:
         lines.append(found)
     return status, bound
+
+
+def _case_solver(params: dict[str, Any], time_limit: float | None, workers: int | None, result: RoundResult,
+                 lines: list[Line]) -> Callable[[RoundModel], CaseAnswer]:
+    """One star case's solve (solver/star_cases.py): most stars with the case's rows, the cut
+    loop, at most `star_cases_deterministic_time` (and the question's limit); its cuts and time
+    go to `result`, its line to `lines`."""
+    limit = float(params.get("star_cases_deterministic_time", 0) or 0)
+    limit = min(limit, time_limit) if time_limit is not None and limit > 0 else (limit or time_limit)
+
+    def solve_case(rm: RoundModel) -> CaseAnswer:
+        rm.model.maximize(rm.stars)
+        solver = make_solver(params, limit, workers)
+        status, found, _, cuts, used = solve_with_cuts(rm, solver, scale=1)
+        result.cuts += cuts
+        result.deterministic_time += used
+        if found is not None:
+            lines.append(found)
+        answer = "infeasible" if status == "infeasible" else ("line" if found is not None else "unknown")
+        return CaseAnswer(answer, found, cuts, used, effective_params(solver))
+
+    return solve_case
+
+
+def _case_lp(game: Game, split: ExtrasSplit, k: int, params: dict[str, Any]) -> Callable[[tuple[int, ...]], LpBound | None] | None:
+    """The star cases' LP check on the split's region k (solver/star_cases.case_lp_bounds; its
+    LP model drops compensation's condition as every LP bound's does), or None when
+    `star_cases_lp` is off."""
+    if not params.get("star_cases_lp", False):
+        return None
+    return case_lp_bounds(lp_model(game, dc_replace(split.options, max_total_extras=k - 1)),
+                          lambda model, objective: relaxation_of(model, objective, params))
 
 
 def _best_leftover(game: Game, lines: list[Line], stars: int) -> int:
@@ -680,7 +752,8 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
 
     With `lp_first` (an optimum the LP relaxation proved) the LP bound is tried first; with
     `split_first` (one the extras split proved, solver/split.py) the split: the LP bound of the
-    lines with >= k 3-pumpkin activations, and CP-SAT's INFEASIBLE on the model of the others.
+    lines with >= k 3-pumpkin activations, and CP-SAT's INFEASIBLE on the model of the others
+    (asked whole, then as its proven maximum, then case by case: solver/star_cases.py).
     When neither decides, CP-SAT is asked of the whole model as usual.
 
     Asked of the relaxed model; a solution the engine cannot order is cut off and the question
@@ -701,6 +774,13 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
             region = _no_more(split.region(k), stars, params, time_limit, workers)
             if region["status"] != "INFEASIBLE":
                 region = _most_at_most(split.region(k), stars, params, time_limit, workers)
+            if region["status"] != "INFEASIBLE" and float(params.get("star_cases_deterministic_time", 0) or 0) > 0:
+                # case by case (solver/star_cases.py), as stage 2d may have proven it
+                region, found = refute_by_cases(game, lambda: split.region(k), stars,
+                                                _case_solver(params, time_limit, workers, RoundResult("proof", "unknown"), []),
+                                                _case_lp(game, split, k, params))
+                if found is not None and replay(game, found).stars_total > stars:
+                    raise ModelDisagreement(f"a legal line with more than {stars} stars exists:\n{found.to_text()}")
             if region["status"] == "INFEASIBLE":
                 return split_proof(f"stars >= {stars + 1}", k, lp_k, region)
     return _no_more(rm, stars, params, time_limit, workers)

@@ -17,6 +17,7 @@ from solver.model import ModelOptions, RoundModel
 from solver.playout import random_line
 from solver.solve import lp_bound_of, prove_no_more
 from solver.split import ExtrasSplit, extras_terms, line_extras
+from solver.star_cases import star_cases
 
 from conftest import make_game
 
@@ -263,12 +264,18 @@ def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
     assert S.leftover_lp_params({"lp_deterministic_time": 8.0}) == {"lp_deterministic_time": 8.0}
 
 
-def _only_the_greedy_line_before_the_split(monkeypatch, fail_regions: int = 0) -> list[tuple[int, bool, bool]]:
+def _only_the_greedy_line_before_the_split(monkeypatch, fail_regions: int = 0,
+                                           star_cases: bool = False) -> list[tuple[int, bool, bool]]:
     """Make the quick line, the window improver and CP-SAT's star search on the whole round find
     nothing (only the greedy line reaches stage 2d); returns the list the region solves of 2d
     append (their `max_total_extras`, hinted or not, by the interleaved portfolio or not) to.
-    `fail_regions`: that many first region solves end with nothing too."""
+    `fail_regions`: that many first region solves end with nothing too. `star_cases`: keep the
+    star cases on (their solves are recorded too, each case as one region solve)."""
     import solver.solve as S
+
+    if not star_cases:
+        real_params = S.load_params
+        monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "star_cases_deterministic_time": 0})
 
     real_solve = S.solve_with_cuts
     regions: list[tuple[int, bool, bool]] = []
@@ -361,11 +368,45 @@ def test_a_region_unproven_twice_is_asked_of_the_interleaved_portfolio(monkeypat
     assert regions[:3] == [(0, True, False), (0, False, False), (0, True, True)]
     assert S.region_portfolio_params(S.load_params("optimal"))["num_workers"] > 1
 
-    real_params = S.load_params
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "region_portfolio_workers": 0})
+    with_portfolio = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**with_portfolio(q), "region_portfolio_workers": 0})
     regions.clear()
     res = S.solve_optimal(SMALL, 30, prove=False)
     assert all(not portfolio for _, _, portfolio in regions) and regions[:2] == [(0, True, False), (0, False, False)]
+
+
+def test_a_region_unproven_from_its_hint_is_refuted_by_star_cases(monkeypatch) -> None:
+    """2d: when the hinted solve of the region without 3-pumpkin activations ends with nothing
+    (made to here), the region the split needs is asked case by case (solver/star_cases.py):
+    each way to share one star more than the best line among the realms is INFEASIBLE, so the
+    round is proven without the unhinted or the portfolio solve. Measured on bench seed 1: that
+    region's maximum unproven in 60 det-s, its three cases refuted in 4.3 in all."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    asked: list[tuple[int | None, int, str, int, int]] = []
+    real_refute = S.refute_by_cases
+
+    def spy_refute(game, make_model, stars, solve_case, case_lp=None):
+        proof, found = real_refute(game, make_model, stars, solve_case, case_lp)
+        by_cp_sat = sum(1 for case in proof["cases"] if "lp" not in case)
+        asked.append((make_model().options.max_total_extras, stars, proof["status"], len(proof["cases"]), by_cp_sat))
+        return proof, found
+
+    monkeypatch.setattr(S, "refute_by_cases", spy_refute)
+    regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_regions=1, star_cases=True)
+    res = S.solve_optimal(SMALL, 30, prove=False)
+    assert res.status == "optimal" and res.stars == truth.stars == 5
+    assert asked[-1][:4] == (0, 5, "INFEASIBLE", len(star_cases([6, 6, 6], 6))) == (0, 5, "INFEASIBLE", 28)
+    assert any(n < cases for *_, cases, n in asked)  # some cases refuted by the LP, no CP-SAT
+    # the region's hinted solve, then only the cases' CP-SAT solves: no unhinted or portfolio one
+    assert regions[0] == (0, True, False) and len(regions) == 1 + sum(n for *_, n in asked)
+    assert not any(hinted or portfolio for _, hinted, portfolio in regions[1:])
+
+    asked.clear()
+    monkeypatch.setattr(S, "load_params", lambda q, real=S.load_params: {**real(q), "star_cases_deterministic_time": 0})
+    res = S.solve_optimal(SMALL, 30, prove=False)
+    assert res.status == "optimal" and not asked  # switched off in the parameters
 
 
 def test_a_split_proof_falls_back_on_the_region_s_proven_maximum(monkeypatch) -> None:
