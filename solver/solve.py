@@ -928,6 +928,20 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
         result.status, result.star_bound = "unreachable", target - 1
         result.proof = split_proof(f"stars >= {target}", k, lp_k, region)
         return result
+    if float(params.get("star_cases_deterministic_time", 0) or 0) > 0 and target < game.rules.star_cap * len(game.realms):
+        # the region case by case (solver/star_cases.py; for the cap there is one case, the question itself)
+        lines: list[Line] = []
+        region, found = refute_by_cases(game, lambda: split.region(k), target - 1,
+                                        _case_solver(params, time_limit, workers, result, lines), _case_lp(game, split, k, params))
+        if found is not None and replay(game, found).stars_total >= target:
+            rep = _replayed(game, found)
+            result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), found, rep
+            result.status = "reachable"
+            return result
+        if region["status"] == "INFEASIBLE":
+            result.status, result.star_bound = "unreachable", target - 1
+            result.proof = split_proof(f"stars >= {target}", k, lp_k, region)
+            return result
     return None
 
 

@@ -180,6 +180,52 @@ def test_a_target_decided_by_the_split_is_unreachable_and_verifies() -> None:
     assert reach.status == "reachable" and reach.line is not None and replay(game, reach.line).stars_total >= 5
 
 
+def test_a_split_region_undecided_is_decided_by_star_cases_for_a_target_and_a_certificate(monkeypatch) -> None:
+    """When the split's region is not decided by CP-SAT asked whole (made to end with nothing
+    here), the target question and the certificate's proof ask it case by case
+    (solver/star_cases.py): "6 stars" on SMALL is unreachable, its region part `star-cases` with
+    every case INFEASIBLE, and `solve verify` re-proves it the same way; "5 stars" finds a witness
+    in a case."""
+    import solver.solve as S
+    from solver.certificate import make_certificate, parse_certificate, verify_certificate
+
+    real_solve, real_refute = S.solve_with_cuts, S.refute_by_cases
+    in_cases = []
+
+    def whole_region_undecided(rm, solver, *args, **kwargs):
+        if rm.options.max_total_extras is not None and not in_cases:
+            return S.CutSolve("unknown", None, None, 0, 0.0)  # the region asked whole: nothing
+        return real_solve(rm, solver, *args, **kwargs)
+
+    def refute(*args, **kwargs):
+        in_cases.append(True)
+        try:
+            return real_refute(*args, **kwargs)
+        finally:
+            in_cases.pop()
+
+    monkeypatch.setattr(S, "solve_with_cuts", whole_region_undecided)
+    monkeypatch.setattr(S, "refute_by_cases", refute)
+    monkeypatch.setattr(S, "_no_more", lambda *a, **k: {"status": "UNKNOWN", "method": "cp-sat"})
+    res = S.solve_target(SMALL, 6)
+    assert res.status == "unreachable" and res.proof["method"] == "extras-split"
+    region = res.proof["region"]
+    assert region["method"] == "star-cases" and region["status"] == "INFEASIBLE"
+    assert len(region["cases"]) == len(star_cases([6, 6, 6], 6))
+    assert all(case["status"] == "INFEASIBLE" for case in region["cases"])
+    ver = verify_certificate(parse_certificate(make_certificate(SMALL, res)))
+    assert ver.status == "verified", [c.detail for c in ver.checks]
+    reach = S.solve_target(SMALL, 5)
+    assert reach.status == "reachable" and replay(SMALL, reach.line).stars_total >= 5
+
+    proof = S.prove_no_more(SMALL, 5, split_first=True)
+    assert proof["status"] == "INFEASIBLE" and proof["region"]["method"] == "star-cases"
+    optimum = copy.copy(_small_truth())
+    optimum.proof = proof
+    ver = verify_certificate(parse_certificate(make_certificate(SMALL, optimum)))
+    assert ver.status == "verified", [c.detail for c in ver.checks]
+
+
 def test_the_leftover_split_proves_the_most_leftover() -> None:
     """3b: with the proven star count fixed, the lines without 3-pumpkin activations are solved
     exactly and the LP with "at least k" bounds the rest: the proven leftover is the true one
