@@ -41,21 +41,23 @@ ROUNDS = [
 
 
 def test_the_cases_refute_one_star_more_than_the_optimum_and_not_the_optimum() -> None:
-    """On short rounds with a proven optimum S: "S + 1 stars" is INFEASIBLE case by case, and "S
-    stars" is not (a case finds a line the engine scores at S or more)."""
+    """On short rounds with a proven optimum S: "S + 1 stars" is INFEASIBLE case by case (each
+    case by the LP check or CP-SAT, as solve_optimal asks them), and "S stars" is not (a case
+    finds a line the engine scores at S or more). (Feast for Odin's round left out: about 20 s more.)"""
     params = load_params("optimal")
-    for keys, rolls in ROUNDS:
+    for keys, rolls in ROUNDS[:2]:
         game = make_game(keys, rolls)
         truth = solve_optimal(game, 30, prove=False)
         assert truth.status == "optimal"
         result, lines = RoundResult("optimal", "unknown", params={}), []
         solve_case = _case_solver(params, 30, None, result, lines)
-        proof, found = refute_by_cases(game, lambda: RoundModel(game, ModelOptions()), truth.stars, solve_case)
+        check = case_lp_bounds(lp_model(game, ModelOptions()), lambda m, o: relaxation_of(m, o, params))
+        proof, found = refute_by_cases(game, lambda: RoundModel(game, ModelOptions()), truth.stars, solve_case, check)
         assert proof["status"] == "INFEASIBLE" and found is None
         assert len(proof["cases"]) == len(star_cases([6] * 3, truth.stars + 1))
         if truth.stars == 0:
             continue
-        proof, found = refute_by_cases(game, lambda: RoundModel(game, ModelOptions()), truth.stars - 1, solve_case)
+        proof, found = refute_by_cases(game, lambda: RoundModel(game, ModelOptions()), truth.stars - 1, solve_case, check)
         assert proof["status"] == "FEASIBLE" and found is not None
         assert replay(game, found).legal and replay(game, found).stars_total >= truth.stars
 
