@@ -213,8 +213,11 @@ def _by(proof: dict[str, Any]) -> str:
     if proof.get("method") == "lp-relaxation":
         return f" (LP relaxation bound {float(proof['bound']):.3f} < {proof['question'].split('>=')[-1].strip()})"
     if proof.get("method") == "extras-split":
+        region = proof["region"]
+        fewer = (f"{region['status']} in each of {len(region['cases'])} star cases" if region.get("method") == "star-cases"
+                 else f"CP-SAT {region['status']}")
         return (f" (split: with >= {proof['extras_at_least']} 3-pumpkin activations the LP relaxation bound "
-                f"{float(proof['lp']['bound']):.3f}; with fewer CP-SAT {proof['region']['status']})")
+                f"{float(proof['lp']['bound']):.3f}; with fewer {fewer})")
     return ""
 
 

@@ -224,6 +224,7 @@ def test_a_split_region_undecided_is_decided_by_star_cases_for_a_target_and_a_ce
     optimum.proof = proof
     ver = verify_certificate(parse_certificate(make_certificate(SMALL, optimum)))
     assert ver.status == "verified", [c.detail for c in ver.checks]
+    assert any("INFEASIBLE in each of 28 star cases" in c.detail for c in ver.checks), [c.detail for c in ver.checks]
 
 
 def test_the_leftover_split_proves_the_most_leftover() -> None:
