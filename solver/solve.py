@@ -406,6 +406,7 @@ def solve_optimal(
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
         regions_tried: set[int] = set()  # k asked by region_solved
         cases_asked: set[tuple[int, int]] = set()  # (k, stars refuted) already asked by cases
+        case_lps: dict[int, Any] = {}  # k -> the cases' LP check of region k (built once, re-solved warm)
 
         def best_stars() -> int:
             return replay(game, best_so_far()).stars_total
@@ -441,9 +442,10 @@ def solve_optimal(
             while (k := needed_k()) is not None and (k, best_stars()) not in cases_asked:
                 stars_now = best_stars()
                 cases_asked.add((k, stars_now))
+                if k not in case_lps:
+                    case_lps[k] = _case_lp(game, split, k, params)
                 proof, found = refute_by_cases(game, lambda: split.region(k), stars_now,
-                                               _case_solver(params, time_limit, workers, result, lines),
-                                               _case_lp(game, split, k, params))
+                                               _case_solver(params, time_limit, workers, result, lines), case_lps[k])
                 if proof["status"] == "INFEASIBLE":
                     region_max[k] = min(region_max.get(k, stars_now), stars_now)
                 if found is None:
