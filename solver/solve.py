@@ -462,7 +462,7 @@ def solve_optimal(
         # (deterministic), whose large-neighbourhood searches find lines the one-worker search
         # does not (measured on the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars)
         portfolio = region_portfolio_params(params)
-        star_cases_on = float(params.get("star_cases_deterministic_time", 0) or 0) > 0
+        star_cases_on = star_cases_enabled(params)
         region_solved(1)
         if not split_proves() and star_cases_on:
             region_by_cases()
@@ -573,6 +573,11 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
     if found is not None:
         lines.append(found)
     return status, bound
+
+
+def star_cases_enabled(params: dict[str, Any]) -> bool:
+    """Are the star cases asked (solver/star_cases.py)? `star_cases_deterministic_time` > 0 (round.toml)."""
+    return float(params.get("star_cases_deterministic_time", 0) or 0) > 0
 
 
 def _case_solver(params: dict[str, Any], time_limit: float | None, workers: int | None, result: RoundResult,
@@ -776,7 +781,7 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
             region = _no_more(split.region(k), stars, params, time_limit, workers)
             if region["status"] != "INFEASIBLE":
                 region = _most_at_most(split.region(k), stars, params, time_limit, workers)
-            if region["status"] != "INFEASIBLE" and float(params.get("star_cases_deterministic_time", 0) or 0) > 0:
+            if region["status"] != "INFEASIBLE" and star_cases_enabled(params):
                 # case by case (solver/star_cases.py), as stage 2d may have proven it
                 region, found = refute_by_cases(game, lambda: split.region(k), stars,
                                                 _case_solver(params, time_limit, workers, RoundResult("proof", "unknown"), []),
@@ -930,7 +935,7 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
         result.status, result.star_bound = "unreachable", target - 1
         result.proof = split_proof(f"stars >= {target}", k, lp_k, region)
         return result
-    if float(params.get("star_cases_deterministic_time", 0) or 0) > 0 and target < game.rules.star_cap * len(game.realms):
+    if star_cases_enabled(params) and target < game.rules.star_cap * len(game.realms):
         # the region case by case (solver/star_cases.py; for the cap there is one case, the question itself)
         lines: list[Line] = []
         region, found = refute_by_cases(game, lambda: split.region(k), target - 1,

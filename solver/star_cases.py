@@ -60,18 +60,17 @@ def refute_by_cases(
     answers: list[dict[str, Any]] = []
     status, found, params = "INFEASIBLE", None, {}
     for case in star_cases(caps, stars + 1):
+        label = dict(zip((realm.key for realm in game.realms), case))
         lp = case_lp(case) if case_lp is not None else None
         if lp is not None and lp.integer_bound <= stars:
-            answers.append({"stars_at_least": dict(zip((realm.key for realm in game.realms), case)),
-                            "status": "INFEASIBLE", "lp": lp.as_json(), "deterministic_time": 0.0})
+            answers.append({"stars_at_least": label, "status": "INFEASIBLE", "lp": lp.as_json(), "deterministic_time": 0.0})
             continue
         rm = make_model()
         for r, at_least in enumerate(case):
             if at_least > 0:
                 rm.model.add(rm.realm_stars[r] >= at_least)
         answer = solve_case(rm)
-        answers.append({"stars_at_least": dict(zip((realm.key for realm in game.realms), case)),
-                        "status": answer.status.upper(), "cuts": answer.cuts,
+        answers.append({"stars_at_least": label, "status": answer.status.upper(), "cuts": answer.cuts,
                         "deterministic_time": answer.deterministic_time})
         params = answer.params
         if answer.status != "infeasible":
