@@ -338,19 +338,22 @@ def solve_optimal(
             return "cap"
         return None
 
+    def improve_from(best_line: Line, stop_at: int | None,
+                     on_better: Callable[[int], None] | None = None) -> None:
+        """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
+        score `stop_at`; its line joins the lines found, its time the answer's."""
+        budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
+        found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at)
+        result.deterministic_time += used
+        lines.append(found)
+
     def improve_to_bound() -> None:
         """2c: improve the best line window by window, stopping when it meets the bound."""
         best_line = best_so_far()
         if meets_bound(best_line) is None:
-            budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
             shown_bound = result.star_bound
-            best_line, used = improve_both(
-                game, best_line, budget, params, workers, options,
-                (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None,
-                stop_at=STAR_WEIGHT * shown_bound if shown_bound is not None else None,
-            )
-            result.deterministic_time += used
-            lines.append(best_line)
+            improve_from(best_line, STAR_WEIGHT * shown_bound if shown_bound is not None else None,
+                         (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None)
 
     def improve_leftover(stars: int) -> None:
         """3c: the leftover still unproven, the window improver on the best line with that many
@@ -359,14 +362,10 @@ def solve_optimal(
         issue-2 bench at the 18-star cap: seed 15 leftover 4 -> 9 (docs/performance.md)."""
         best_line = best_so_far()
         rep = replay(game, best_line)
-        if rep.stars_total < stars or (result.leftover_bound is not None
-                                       and rep.final.resources.total() >= result.leftover_bound):
+        bound = result.leftover_bound
+        if rep.stars_total < stars or (bound is not None and rep.final.resources.total() >= bound):
             return
-        budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
-        stop = STAR_WEIGHT * stars + result.leftover_bound if result.leftover_bound is not None else None
-        best_line, used = improve_both(game, best_line, budget, params, workers, options, stop_at=stop)
-        result.deterministic_time += used
-        lines.append(best_line)
+        improve_from(best_line, STAR_WEIGHT * stars + bound if bound is not None else None)
 
     # 2a. long rounds: the LP relaxation's checked bound first (solver/lp_bound.py), then the
     # window improver up to it; CP-SAT's star search only if the line is still below it
