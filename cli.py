@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
-from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, solve_game, solve_round
+from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, load_played, solve_game, solve_round
 from solver.errors import InputError
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
@@ -60,14 +60,18 @@ def cli() -> None:
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP)
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
 @click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable; docs/rules-options.md).")
+@click.option("--played", "played_path", default=None,
+              help="Line file of the turns already played (the first turns of the round): they stay as played "
+                   "and the answer is about the rest (\"can I still make 18 stars?\").")
 @click.option("--certificate", "cert_path", default=None, help="Write a certificate (JSON) to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 def round_command(realms: str, rolls_path: str, target: int | None, time_limit: float | None, workers: int | None,
-                  opts: tuple[str, ...], cert_path: str | None, as_json: bool) -> None:
+                  opts: tuple[str, ...], played_path: str | None, cert_path: str | None, as_json: bool) -> None:
     """Best line for a round of Rolling Realms (proven optimal), or whether --target is reachable."""
     game = _guarded(lambda: build_game(realms, rolls_path, opts))
+    played = _guarded(lambda: load_played(game, played_path)) if played_path else None
     with Progress() as progress:
-        result = _guarded(lambda: solve_round(game, target, time_limit, workers, progress=progress.callback))
+        result = _guarded(lambda: solve_round(game, target, time_limit, workers, progress=progress.callback, played=played))
     if cert_path:
         _guarded(lambda: write_certificate(cert_path, make_certificate(game, result)))
     if as_json:

@@ -15,6 +15,7 @@ from .engine import Game, Replay, replay
 from .errors import InputError
 from .textfile import read_text
 from .line import Line, parse_line_json
+from .model import ModelOptions
 from .realms import get_realm
 from .rules import RuleSet
 from .solve import ORTOOLS_VERSION, RoundResult, prove_no_more, solve_target
@@ -43,12 +44,18 @@ def make_certificate(game: Game, result: RoundResult) -> dict[str, Any]:
         "star_bound": result.star_bound,
         "line": result.line.to_json() if result.line is not None else None,
         "line_text": result.line.to_text() if result.line is not None else None,
+        "played": _played_json(result),
         "proof": result.proof,
         "ortools": ORTOOLS_VERSION,
         "params": result.params,
         "solve_time": round(result.solve_time, 3),
         "deterministic_time": round(result.deterministic_time, 3),
     }
+
+
+def _played_json(result: RoundResult) -> Any:
+    """The turns given as played (the witness line begins with them): the proof fixed them."""
+    return result.played.to_json() if result.played is not None else None
 
 
 def write_certificate(path: str, cert: dict[str, Any]) -> None:
@@ -75,6 +82,8 @@ class Certificate:
     line: Line | None
     ortools: str | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: the turns given as played: the question was about the rest of the round
+    played: Line | None = None
 
 
 def load_certificate(path: str) -> Certificate:
@@ -123,6 +132,11 @@ def parse_certificate(data: Any, path: str = "<certificate>") -> Certificate:
     line = None
     if data.get("line") is not None:
         line = parse_line_json(data["line"], f"{path} (line)")
+    played = None
+    if data.get("played") is not None:
+        played = parse_line_json(data["played"], f"{path} (played)")
+        if not played.turns or len(played.turns) > game.turns:
+            raise InputError(f"{path}: field 'played' must hold 1-{game.turns} turns")
     return Certificate(
         path=path,
         game=game,
@@ -135,6 +149,7 @@ def parse_certificate(data: Any, path: str = "<certificate>") -> Certificate:
         line=line,
         ortools=str(data.get("ortools")) if data.get("ortools") is not None else None,
         raw=data,
+        played=played,
     )
 
 
@@ -199,12 +214,16 @@ class Verification:
 
 
 def claim_text(cert: Certificate) -> str:
+    after = ""
+    if cert.played is not None:
+        k = len(cert.played.turns)
+        after = f" after the played {'turn 1' if k == 1 else f'turns 1-{k}'}"
     if cert.status == "optimal":
-        return f"{cert.stars} stars is the most these rolls allow"
+        return f"{cert.stars} stars is the most these rolls allow{after}"
     if cert.status == "reachable":
-        return f"target {cert.target} stars is reachable (witness: {cert.stars} stars)"
+        return f"target {cert.target} stars is reachable{after} (witness: {cert.stars} stars)"
     if cert.status == "unreachable":
-        return f"target {cert.target} stars is unreachable"
+        return f"target {cert.target} stars is unreachable{after}"
     return "the certificate claims no answer (status unknown: the solver hit its time limit)"
 
 
@@ -234,6 +253,18 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
         return ver
     add(Check("ortools", True, f"installed {ORTOOLS_VERSION}; certificate made with {cert.ortools or 'unknown'}"
                                + ("" if cert.ortools in (None, ORTOOLS_VERSION) else " (proof re-run with the installed one)")))
+    options = ModelOptions(played=cert.played)
+    if cert.played is not None:
+        k = len(cert.played.turns)
+        rep_played = replay(cert.game, cert.played, partial=True)
+        if not rep_played.legal:
+            add(Check("played turns", False, f"the engine rejects the played turns: {rep_played.error}"))
+            return ver
+        kept = cert.line is None or tuple(cert.line.turns[:k]) == tuple(cert.played.turns)
+        add(Check("played turns", kept, f"turns 1-{k} given as played: legal"
+                  + ("" if cert.line is None else ", and the line begins with them" if kept else ", but the line does not begin with them")))
+        if not kept:
+            return ver
     needs_line = cert.status in ("optimal", "reachable")
     if cert.line is None:
         if needs_line:
@@ -266,7 +297,7 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
         # the file's method only picks which proof to try first; what is recomputed is what counts
         proof_in_file = cert.raw.get("proof")
         method = proof_in_file.get("method") if isinstance(proof_in_file, dict) else None
-        proof = prove_no_more(cert.game, stars, time_limit, workers, lp_first=method == "lp-relaxation",
+        proof = prove_no_more(cert.game, stars, time_limit, workers, options, lp_first=method == "lp-relaxation",
                               split_first=method == "extras-split")
         ver.proof = proof
         ok = {"INFEASIBLE": True, "UNKNOWN": None}.get(proof["status"], False)
@@ -274,7 +305,7 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
                                + (" (a better line exists)" if ok is False else "")))
     else:
         assert cert.target is not None
-        res = solve_target(cert.game, cert.target, time_limit, workers)
+        res = solve_target(cert.game, cert.target, time_limit, workers, options)
         ver.proof = res.proof or {"question": f"stars >= {cert.target}", "status": res.status.upper()}
         ok = {"unreachable": True, "unknown": None}.get(res.status, False)
         detail = f"re-solved 'stars >= {cert.target}': " + {

@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 from .engine import Game, Replay, replay
 from .errors import InputError
 from .line import Line, load_line
+from .model import ModelOptions
 from .realms import MODULES, get_realm, is_solvable, resolve_realm_name
 from .rolls import load_rolls
 from .rules import DEFAULT_RULES, RuleSet
@@ -87,14 +88,28 @@ def require_solver_model(game: Game) -> None:
                          "`solve check` checks lines with it")
 
 
+def load_played(game: Game, path: str) -> Line:
+    """The turns already played (`--played`): a line file of the first turns, legal for these
+    rolls and realms, shorter than the round or as long; anything else is bad input (exit 2)."""
+    line = load_line(path)
+    if not line.turns:
+        raise InputError(f"{path}: the played line has no turns")
+    rep = replay(game, line, partial=True)
+    if not rep.legal:
+        raise InputError(f"{path}: the played turns are not legal: {rep.error}")
+    return line
+
+
 def solve_round(
     game: Game,
     target: int | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    played: Line | None = None,
 ) -> RoundResult:
-    """Best line (proven) or, with a target, reachable / unreachable; 'unknown' when a limit hits."""
+    """Best line (proven) or, with a target, reachable / unreachable; 'unknown' when a limit hits.
+    `played` (from `load_played`): the first turns as played; the answer is about the rest."""
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"--time-limit: must be positive, got {time_limit}")
     if workers is not None and workers < 1:
@@ -103,8 +118,8 @@ def solve_round(
     if target is not None:
         if target < 0:
             raise InputError(f"--target: must be 0 or more stars, got {target}")
-        return solve_target(game, target, time_limit, workers)
-    return solve_optimal(game, time_limit, workers, progress=progress)
+        return solve_target(game, target, time_limit, workers, options=ModelOptions(played=played))
+    return solve_optimal(game, time_limit, workers, options=ModelOptions(played=played), progress=progress)
 
 
 @dataclass(frozen=True)

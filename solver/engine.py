@@ -252,8 +252,9 @@ class Replay:
         return sum(self.stars)
 
 
-def replay(game: Game, line: Line) -> Replay:
-    """Apply a whole line; stop at the first illegal step and say which rule it broke."""
+def replay(game: Game, line: Line, partial: bool = False) -> Replay:
+    """Apply a whole line; stop at the first illegal step and say which rule it broke.
+    `partial`: the line may stop before the round's last turn (the turns played so far)."""
     state = start(game)
     steps: list[Step] = []
 
@@ -276,7 +277,7 @@ def replay(game: Game, line: Line) -> Replay:
         except IllegalAction as exc:
             return fail(f"turn {t + 1}, end of turn: {exc}", t, -1)
         steps.append(Step(t, -1, "end of turn", state))
-    if len(line.turns) < game.turns:
+    if len(line.turns) < game.turns and not partial:
         return fail(f"the line stops after turn {len(line.turns)} of {game.turns}", len(line.turns), -1)
     return Replay(tuple(steps), state, realm_stars(game, state), score_tenths(game, state))
 

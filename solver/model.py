@@ -95,6 +95,9 @@ class ModelOptions:
     #: issue-2 bench (docs/performance.md, twelfth session): in CP-SAT's models too they only
     #: changed its search path (seed 30 lost its 18-star line, seed 4 found a better one)
     lp_rows: bool = False
+    #: the turns already played (a line of the first k turns, legal by the engine): fixed in
+    #: every model built, so the question ("most stars", "N stars?") is about the rest of the round
+    played: Line | None = None
 
 
 def extras_bound(game: Game, t: int) -> int:
@@ -415,6 +418,13 @@ class RoundModel:
 
             for trick in options.trick_list or ALL_TRICKS:
                 trick(self)
+        if options.played is not None:
+            self.fix_line(options.played)
+
+    @property
+    def played_turns(self) -> int:
+        """How many turns are fixed as played (`ModelOptions.played`); tricks leave them alone."""
+        return len(self.options.played.turns) if self.options.played is not None else 0
 
     def _first_activations_paid(self, t: int) -> None:
         """Every realm's first # of turn t is paid before the last of them, L: from the turn's

@@ -32,11 +32,13 @@ def random_line(game: Game, rng: random.Random, max_actions: int = 4, stop: floa
     return Line(tuple(turns))
 
 
-def exhaustive_best(game: Game, max_actions: int | None = None) -> tuple[int, Line]:
+def exhaustive_best(game: Game, max_actions: int | None = None, played: Line | None = None) -> tuple[int, Line]:
     """The best score (tenths) over every legal line, and one line reaching it.
 
     Plain memoised search over engine states; exponential, so only for a few turns. With
-    max_actions set, turns are limited to that many actions (a restriction, for speed)."""
+    max_actions set, turns are limited to that many actions (a restriction, for speed).
+    `played`: only the lines that begin with these turns (legal), searched from where they end."""
+    from .engine import replay
 
     @lru_cache(maxsize=None)
     def best(state: RoundState, n_actions: int) -> tuple[int, tuple]:
@@ -55,8 +57,12 @@ def exhaustive_best(game: Game, max_actions: int | None = None) -> tuple[int, Li
                     top = (value, (("act", action),) + rest)
         return top
 
-    value, steps = best(start(game), 0)
-    turns: list[TurnPlay] = []
+    first, turns = start(game), list[TurnPlay]()
+    if played is not None:
+        rep = replay(game, played, partial=True)
+        assert rep.legal, rep.error
+        first, turns = rep.final, list(played.turns)
+    value, steps = best(first, 0)
     actions: list[Action] = []
     for kind, item in steps:
         if kind == "act":
@@ -68,11 +74,11 @@ def exhaustive_best(game: Game, max_actions: int | None = None) -> tuple[int, Li
     return value, Line(tuple(turns))
 
 
-def greedy_line(game: Game) -> Line:
+def greedy_line(game: Game, played: Line | None = None) -> Line:
     """A quick legal line: each turn, place rolled dice (unchanged) where they add the most
     score now, compensate a die that fits nowhere. Never optimal, always legal; a fallback and a
-    first hint for the solver."""
-    from .engine import realm_stars
+    first hint for the solver. `played`: the turns already played (legal), kept as they are."""
+    from .engine import realm_stars, replay
     from .line import Activation, Compensation
 
     def value(st: RoundState) -> int:
@@ -80,7 +86,11 @@ def greedy_line(game: Game) -> Line:
 
     state = start(game)
     turns: list[TurnPlay] = []
-    for t in range(game.turns):
+    if played is not None:
+        rep = replay(game, played, partial=True)
+        assert rep.legal, rep.error
+        state, turns = rep.final, list(played.turns)
+    for t in range(len(turns), game.turns):
         actions: list[Action] = []
         while True:
             options = [

@@ -64,6 +64,7 @@ def round_report(game: Game, result: RoundResult) -> dict[str, Any]:
         "question": result.question,
         "target": result.target,
         **game_json(game),
+        "played_turns": result.played_turns,
         "stars": result.stars,
         "leftover": result.leftover,
         "score": result.score,

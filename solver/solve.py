@@ -67,6 +67,12 @@ class RoundResult:
     stars_proven: bool = False
     #: proven bound on leftover resources among lines with the best star count
     leftover_bound: int | None = None
+    #: the first turns as given (`ModelOptions.played`); the answer is about the rest of the round
+    played: Line | None = None
+
+    @property
+    def played_turns(self) -> int:
+        return len(self.played.turns) if self.played is not None else 0
 
     @property
     def success(self) -> bool:
@@ -312,7 +318,7 @@ def solve_optimal(
     t0 = time.perf_counter()
     first = _quick_line(game, params, time_limit, options) if options.extras is None else None
     if first is None:
-        first = greedy_line(game)  # always a legal line to start from (and to show)
+        first = greedy_line(game, options.played)  # always a legal line to start from (and to show)
     result = RoundResult("optimal", "unknown", params={})
     lines = [first]
     # 2. most stars
@@ -559,6 +565,7 @@ def solve_optimal(
         if value > best_value:
             best_value = value
             result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), cand, rep
+    _show_played(game, options, result)
     result.stars_proven = stars_proven
     if stars_proven:
         result.star_bound = result.stars
@@ -737,12 +744,13 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     solve_window = _window_solver(params, workers)
     settings = improve_settings(params)
     best, spent = line, 0.0
-    if game.rules.compensation != "off":
-        off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+    off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+    # (not when the turns already played compensate: the round without compensation has no such line)
+    if game.rules.compensation != "off" and (options.played is None or replay(off, options.played, partial=True).legal):
         start = line
         if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
             quick = params.get("quick_deterministic_time", 2.0)
-            start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off)
+            start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off, options.played)
             spent += min(quick, budget)
         found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                    progress, stop_at)
@@ -759,9 +767,11 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
     """A good line from the small model (one slot per realm and turn), checked by the engine."""
-    rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list))
+    if options.played is not None and line_extras(options.played) > 0:
+        return None  # the played turns need 3-pumpkin activations, which this small model lacks
+    rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list, played=options.played))
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
-    rm.hint_line(greedy_line(game))
+    rm.hint_line(greedy_line(game, options.played))
     solver = make_solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
@@ -865,6 +875,24 @@ def _no_more(rm: RoundModel, stars: int, params: dict[str, Any], time_limit: flo
     }
 
 
+def _show_played(game: Game, options: ModelOptions, result: RoundResult) -> None:
+    """With turns already played (`ModelOptions.played`), the answer's line shows them exactly as
+    played: the models fixed their actions, not the order the engine found for them, so the
+    played turns are put back and the whole line is replayed; any other score is a bug."""
+    if options.played is None:
+        return
+    k = len(options.played.turns)
+    result.played = options.played
+    if result.line is None:
+        return
+    line = Line(tuple(options.played.turns) + tuple(result.line.turns[k:]))
+    rep = _replayed(game, line)
+    if result.replay is not None and rep.score_tenths != result.replay.score_tenths:
+        raise ModelDisagreement(f"the answer's line does not keep the {k} turns played (score {rep.score_tenths / 10} "
+                                f"with them, {result.replay.score_tenths / 10} without)")
+    result.line, result.replay = line, rep
+
+
 def solve_target(
     game: Game,
     target: int,
@@ -872,7 +900,15 @@ def solve_target(
     workers: int | None = None,
     options: ModelOptions = ModelOptions(),
 ) -> RoundResult:
-    """Can the rolls give at least `target` stars? reachable (witness) / unreachable (proof) / unknown."""
+    """Can the rolls give at least `target` stars? reachable (witness) / unreachable (proof) / unknown.
+    With `options.played`, the first turns are those played and the question is about the rest."""
+    result = _solve_target(game, target, time_limit, workers, options)
+    _show_played(game, options, result)
+    return result
+
+
+def _solve_target(game: Game, target: int, time_limit: float | None, workers: int | None,
+                  options: ModelOptions) -> RoundResult:
     params = load_params("target")
     t_lp = time.perf_counter()
     lp_rm = lp_model(game, options)
@@ -975,7 +1011,7 @@ def witness_search(game: Game, target: int, params: dict[str, Any], time_limit: 
     """A line with at least `target` stars from the quick line improved window by window
     (`improve_both`: first without compensation, then the round itself), or None; and the
     deterministic time spent. Finds only, never proves."""
-    start = _quick_line(game, params, time_limit, options) or greedy_line(game)
+    start = _quick_line(game, params, time_limit, options) or greedy_line(game, options.played)
     spent = min(params.get("quick_deterministic_time", 2.0), time_limit or params.get("quick_deterministic_time", 2.0))
     budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
     line, used = improve_both(game, start, budget, params, workers, options, stop_at=STAR_WEIGHT * target)

@@ -48,6 +48,7 @@ def _files(tmp: Path) -> dict[str, str]:
         "onedie.txt": "3 5\n4\n",
         "empty.txt": "# no rolls here\n\n",
         "badline.txt": "turn 1 roll 3 5\n  die1 => parks trail=2\n",
+        "illegalplay.txt": "turn 1 roll 3 5\n  die1 -> parks trail=1\n",
     }
     for name, text in content.items():
         (tmp / name).write_text(text)
@@ -75,6 +76,10 @@ BAD = [
     (["check", "--realms", REALMS, "--rolls", ROUND1, "--line", "{missing.txt}"], "missing.txt: cannot read"),
     (["check", "--realms", REALMS, "--rolls", ROUND1, "--line", "{binary.bin}"], "binary.bin: not a text file"),
     (["round", "--realms", REALMS, "--rolls", "{binary.bin}"], "binary.bin: not a text file"),
+    (["round", "--realms", REALMS, "--rolls", ROUND1, "--played", "{illegalplay.txt}"],
+     "illegalplay.txt: the played turns are not legal: turn 1, action 1 (die1 -> parks trail=1)"),
+    (["round", "--realms", REALMS, "--rolls", ROUND1, "--played", "{badline.txt}"], "badline.txt line 2: expected '-> realm'"),
+    (["round", "--realms", REALMS, "--rolls", ONE, "--played", LINE], "the line has 9 turns but the rolls give 1"),
     (["check", "--realms", REALMS, "--rolls", "{nonnum.txt}", "--line", LINE], "nonnum.txt line 2: die 'x' is not a number"),
     (["realms", "atlantis"], "unknown realm 'atlantis' (known: wurfelwelten"),
     (["verify", "{missing.txt}"], "missing.txt: cannot read"),
