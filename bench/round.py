@@ -3,6 +3,7 @@
     python bench/round.py                 # 50 rounds of 9 turns, 10 s limit each
     python bench/round.py --n 10 --turns 3 --time-limit 30
     python bench/round.py --target 18     # "can these rolls give 18 stars?" instead of the optimum
+    python bench/round.py --played 6      # mid-round: the first 6 turns (of the greedy line) played
 
 Prints one row per round and the median / max time to a proven optimum (with `--target N`: to a
 decided answer, reachable or unreachable). A round that hits the
@@ -24,7 +25,9 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from solver.engine import Game  # noqa: E402
+from solver.line import Line  # noqa: E402
 from solver.model import ModelOptions  # noqa: E402
+from solver.playout import greedy_line  # noqa: E402
 from solver.realms import get_realm, solvable_keys  # noqa: E402
 from solver.rules import RuleSet  # noqa: E402
 from solver.solve import solve_optimal, solve_target  # noqa: E402
@@ -47,10 +50,14 @@ def main() -> None:
     ap.add_argument("--no-tricks", action="store_true", help="measure the model without solver tricks")
     ap.add_argument("--realms", default=",".join(sorted(solvable_keys())), help="pool to draw triples from")
     ap.add_argument("--target", type=int, default=None, help="ask 'are N stars reachable?' instead of the optimum")
+    ap.add_argument("--played", type=int, default=0,
+                    help="mid-round questions: the first K turns of the greedy line are played (`solve round --played`)")
     args = ap.parse_args()
     pool = args.realms.split(",")
     rules = RuleSet(compensation=args.compensation)
     question = f"target {args.target}" if args.target is not None else "optimum"
+    if args.played:
+        question += f" after {args.played} played turns (greedy line)"
     table = Table(title=f"{args.n} rounds x {args.turns} turns, {question}, limit {args.time_limit:g} det-s, compensation {args.compensation}")
     for col in ("seed", "realms", "status", "stars", "bound", "left", "left bound", "proof", "cuts", "wall s", "det s"):
         table.add_column(col)
@@ -59,7 +66,8 @@ def main() -> None:
     for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed):
         game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
         t0 = time.perf_counter()
-        options = ModelOptions(tricks=not args.no_tricks)
+        played = Line(greedy_line(game).turns[: args.played]) if args.played else None
+        options = ModelOptions(tricks=not args.no_tricks, played=played)
         if args.target is not None:
             res = solve_target(game, args.target, time_limit=args.time_limit, options=options)
         else:

@@ -55,12 +55,15 @@ def improve_line(
     best, best_score = line, line_score(game, line, star_weight)
     spent = 0.0
     turns = game.turns
-    width = min(settings.window, turns)
+    first = len(options.played.turns) if options.played is not None else 0  # played turns stay
+    width = min(settings.window, turns - first)
+    if width <= 0:
+        return best, spent
     for _ in range(settings.passes):
         if stop_at is not None and best_score >= stop_at:
             break
         before = best_score
-        for a in range(0, turns - width + 1):
+        for a in range(first, turns - width + 1):
             left = budget - spent
             if left <= 0.05:
                 return best, spent

@@ -376,7 +376,9 @@ def solve_optimal(
     # 2a. long rounds: the LP relaxation's checked bound first (solver/lp_bound.py), then the
     # window improver up to it; CP-SAT's star search only if the line is still below it
     # (measured: on 9-turn rounds that search never proved the stars, docs/performance.md)
-    long_round = game.turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
+    # (the turns still to play: played turns are fixed, `ModelOptions.played`)
+    free_turns = game.turns - (len(options.played.turns) if options.played is not None else 0)
+    long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
     lp_rm: RoundModel | None = None
 
     def lp_round_model() -> RoundModel:

@@ -393,7 +393,7 @@ def test_the_region_is_hinted_with_the_best_line_that_fits_it(monkeypatch) -> No
     empty = random_line(SMALL, random.Random(0), stop=1.0)
     assert line_extras(empty) == 0 and replay(SMALL, empty).stars_total == 0
     regions = _only_the_greedy_line_before_the_split(monkeypatch)
-    monkeypatch.setattr(S, "greedy_line", lambda game: empty)
+    monkeypatch.setattr(S, "greedy_line", lambda game, played=None: empty)
     monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (with_extra, 0.0))
     res = S.solve_optimal(SMALL, 30, prove=False)
     assert res.status == "optimal" and res.stars == truth.stars
@@ -519,3 +519,4 @@ def test_an_unproven_leftover_is_improved_window_by_window(monkeypatch) -> None:
     assert res.stars == truth.stars and res.leftover == truth.leftover
     assert res.leftover_bound is not None and stops == [S.STAR_WEIGHT * truth.stars + res.leftover_bound]
     assert replay(game, res.line).final.resources.total() == truth.leftover
+
