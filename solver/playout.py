@@ -9,8 +9,17 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .engine import Game, RoundState, apply_action, end_choice_sets, end_turn, legal_actions, score_tenths, start, turn_play
+from .engine import Game, RoundState, apply_action, end_choice_sets, end_turn, legal_actions, replay, score_tenths, start, turn_play
 from .line import Action, Line, TurnPlay
+
+
+def after_played(game: Game, played: Line | None) -> tuple[RoundState, list[TurnPlay]]:
+    """The state the played turns (legal; none: the round's start) end in, and those turns."""
+    if played is None:
+        return start(game), []
+    rep = replay(game, played, partial=True)
+    assert rep.legal, rep.error
+    return rep.final, list(played.turns)
 
 
 def random_line(game: Game, rng: random.Random, max_actions: int = 4, stop: float = 0.25) -> Line:
@@ -38,7 +47,6 @@ def exhaustive_best(game: Game, max_actions: int | None = None, played: Line | N
     Plain memoised search over engine states; exponential, so only for a few turns. With
     max_actions set, turns are limited to that many actions (a restriction, for speed).
     `played`: only the lines that begin with these turns (legal), searched from where they end."""
-    from .engine import replay
 
     @lru_cache(maxsize=None)
     def best(state: RoundState, n_actions: int) -> tuple[int, tuple]:
@@ -57,11 +65,7 @@ def exhaustive_best(game: Game, max_actions: int | None = None, played: Line | N
                     top = (value, (("act", action),) + rest)
         return top
 
-    first, turns = start(game), list[TurnPlay]()
-    if played is not None:
-        rep = replay(game, played, partial=True)
-        assert rep.legal, rep.error
-        first, turns = rep.final, list(played.turns)
+    first, turns = after_played(game, played)
     value, steps = best(first, 0)
     actions: list[Action] = []
     for kind, item in steps:
@@ -78,18 +82,13 @@ def greedy_line(game: Game, played: Line | None = None) -> Line:
     """A quick legal line: each turn, place rolled dice (unchanged) where they add the most
     score now, compensate a die that fits nowhere. Never optimal, always legal; a fallback and a
     first hint for the solver. `played`: the turns already played (legal), kept as they are."""
-    from .engine import realm_stars, replay
+    from .engine import realm_stars
     from .line import Activation, Compensation
 
     def value(st: RoundState) -> int:
         return 10 * sum(realm_stars(game, st)) + st.resources.total()
 
-    state = start(game)
-    turns: list[TurnPlay] = []
-    if played is not None:
-        rep = replay(game, played, partial=True)
-        assert rep.legal, rep.error
-        state, turns = rep.final, list(played.turns)
+    state, turns = after_played(game, played)
     for t in range(len(turns), game.turns):
         actions: list[Action] = []
         while True:
