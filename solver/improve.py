@@ -55,7 +55,7 @@ def improve_line(
     best, best_score = line, line_score(game, line, star_weight)
     spent = 0.0
     turns = game.turns
-    first = len(options.played.turns) if options.played is not None else 0  # played turns stay
+    first = options.played_turns  # played turns stay as played
     width = min(settings.window, turns - first)
     if width <= 0:
         return best, spent

@@ -99,6 +99,11 @@ class ModelOptions:
     #: every model built, so the question ("most stars", "N stars?") is about the rest of the round
     played: Line | None = None
 
+    @property
+    def played_turns(self) -> int:
+        """How many turns are fixed as played (`played`)."""
+        return len(self.played.turns) if self.played is not None else 0
+
 
 def extras_bound(game: Game, t: int) -> int:
     """A proven bound on the 3-pumpkin activations of turn t (docs/model.md, "extras").
@@ -424,7 +429,7 @@ class RoundModel:
     @property
     def played_turns(self) -> int:
         """How many turns are fixed as played (`ModelOptions.played`); tricks leave them alone."""
-        return len(self.options.played.turns) if self.options.played is not None else 0
+        return self.options.played_turns
 
     def _first_activations_paid(self, t: int) -> None:
         """Every realm's first # of turn t is paid before the last of them, L: from the turn's

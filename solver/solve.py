@@ -377,7 +377,7 @@ def solve_optimal(
     # window improver up to it; CP-SAT's star search only if the line is still below it
     # (measured: on 9-turn rounds that search never proved the stars, docs/performance.md)
     # (the turns still to play: played turns are fixed, `ModelOptions.played`)
-    free_turns = game.turns - (len(options.played.turns) if options.played is not None else 0)
+    free_turns = game.turns - options.played_turns
     long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
     lp_rm: RoundModel | None = None
 
@@ -883,7 +883,7 @@ def _show_played(game: Game, options: ModelOptions, result: RoundResult) -> None
     played turns are put back and the whole line is replayed; any other score is a bug."""
     if options.played is None:
         return
-    k = len(options.played.turns)
+    k = options.played_turns
     result.played = options.played
     if result.line is None:
         return
