@@ -214,10 +214,7 @@ class Verification:
 
 
 def claim_text(cert: Certificate) -> str:
-    after = ""
-    if cert.played is not None:
-        k = len(cert.played.turns)
-        after = f" after the played {'turn 1' if k == 1 else f'turns 1-{k}'}"
+    after = f" after the played {cert.played.turns_text()}" if cert.played is not None else ""
     if cert.status == "optimal":
         return f"{cert.stars} stars is the most these rolls allow{after}"
     if cert.status == "reachable":
@@ -261,7 +258,7 @@ def verify_certificate(cert: Certificate, time_limit: float | None = None, worke
             add(Check("played turns", False, f"the engine rejects the played turns: {rep_played.error}"))
             return ver
         kept = cert.line is None or tuple(cert.line.turns[:k]) == tuple(cert.played.turns)
-        add(Check("played turns", kept, f"turns 1-{k} given as played: legal"
+        add(Check("played turns", kept, f"{cert.played.turns_text()} given as played: legal"
                   + ("" if cert.line is None else ", and the line begins with them" if kept else ", but the line does not begin with them")))
         if not kept:
             return ver

@@ -122,6 +122,11 @@ class TurnPlay:
 class Line:
     turns: tuple[TurnPlay, ...] = field(default_factory=tuple)
 
+    def turns_text(self) -> str:
+        """Which turns the line covers, in words: "turn 1", "turns 1-6" (played turns)."""
+        k = len(self.turns)
+        return "turn 1" if k == 1 else f"turns 1-{k}"
+
     # ---- text -------------------------------------------------------------------------
     def to_text(self) -> str:
         out: list[str] = []

@@ -218,9 +218,8 @@ def round_summary(game: Game, result: RoundResult) -> Text:
             head = _status_text("UNKNOWN", st, f": the time limit stopped the solver; {best}, {bound}. "
                                                "This is NOT a proven optimum")
     lines = [head]
-    if getattr(result, "played_turns", 0):
-        k = result.played_turns
-        lines.append(Text(f"  {'turn 1' if k == 1 else f'turns 1-{k}'} as played (--played); the answer is about the rest of the round"))
+    if getattr(result, "played", None) is not None:
+        lines.append(Text(f"  {result.played.turns_text()} as played (--played); the answer is about the rest of the round"))
     facts = [
         ("stars", result.stars),
         ("leftover resources", result.leftover),
