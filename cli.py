@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
-from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, load_played, solve_game, solve_round
+from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, default_jobs, load_played, solve_game, solve_round
 from solver.errors import InputError
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
@@ -88,14 +88,18 @@ def round_command(realms: str, rolls_path: str, target: int | None, time_limit: 
 @click.option("--rolls", "rolls_path", required=True, help="Roll file with 27 turns (9 per round).")
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each round.")
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
+@click.option("--jobs", type=int, default=None,
+              help="Rounds solved at once, each in its own process (default: one per core, at most 3). Same answers; less wall time.")
 @click.option("--option", "opts", multiple=True, help="Rule option name=value (repeatable; docs/rules-options.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
-def game_command(realms: str, rolls_path: str, time_limit: float | None, workers: int | None,
+def game_command(realms: str, rolls_path: str, time_limit: float | None, workers: int | None, jobs: int | None,
                  opts: tuple[str, ...], as_json: bool) -> None:
     """A full base game: 3 rounds of 9 turns; each round's best line and the game total."""
     games = _guarded(lambda: build_full_game(realms, rolls_path, opts))
+    n_jobs = jobs if jobs is not None else default_jobs(len(games), workers)
     with Progress() as progress:
-        result = _guarded(lambda: solve_game(games, time_limit, workers, progress=progress.callback))
+        result = _guarded(lambda: solve_game(games, time_limit, workers, progress=progress.callback, jobs=n_jobs,
+                                             rounds_done=progress.rounds_callback))
     if as_json:
         _emit_json(game_report(result))
     else:

@@ -5,6 +5,9 @@ becomes an InputError with one line naming the file, line and problem (exit code
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -193,12 +196,39 @@ def build_full_game(realms: str | Sequence[str], rolls_path: str, options: Seque
     return games
 
 
+def default_jobs(rounds: int, workers: int | None = None) -> int:
+    """Rounds solved at once by default: one per core (each round's CP-SAT uses `workers`
+    threads), at most the number of rounds."""
+    cores = os.cpu_count() or 1
+    return max(1, min(rounds, cores // max(1, workers or 1)))
+
+
 def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: int | None = None,
-               progress: Callable[[int, int], None] | None = None) -> GameResult:
+               progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+               rounds_done: Callable[[int, int], None] | None = None) -> GameResult:
     """Each round's best line; rounds share nothing (resources reset), so the game's optimum is
-    the sum of the rounds' optima."""
-    out = []
+    the sum of the rounds' optima. With `jobs` > 1 that many rounds are solved at once, each in
+    its own process exactly as alone (the same answers, deterministic limits; only the wall time
+    changes): `progress` (one round's best and bound) is then not called, `rounds_done(k, n)` is."""
+    if jobs < 1:
+        raise InputError(f"--jobs: must be at least 1, got {jobs}")
     for game in games:
         require_solver_model(game)
-        out.append((game, solve_round(game, None, time_limit, workers, progress)))
-    return GameResult(tuple(out))
+    if jobs == 1 or len(games) <= 1:
+        out = []
+        for i, game in enumerate(games):
+            out.append((game, solve_round(game, None, time_limit, workers, progress)))
+            if rounds_done:
+                rounds_done(i + 1, len(games))
+        return GameResult(tuple(out))
+    # spawn, not fork: the parent may run a progress thread (rich), and a fresh interpreter per
+    # worker is the same on every platform
+    context = multiprocessing.get_context("spawn")
+    results: dict[int, RoundResult] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(games)), mp_context=context) as pool:
+        futures = {pool.submit(solve_round, game, None, time_limit, workers): i for i, game in enumerate(games)}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if rounds_done:
+                rounds_done(len(results), len(games))
+    return GameResult(tuple((game, results[i]) for i, game in enumerate(games)))

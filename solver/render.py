@@ -385,3 +385,15 @@ class Progress:
 
         return report
 
+    @property
+    def rounds_callback(self) -> Callable[[int, int], None] | None:
+        """The callback for rounds solved at once (`solve_game` with jobs > 1): k of n done."""
+        if not self.enabled:
+            return None
+
+        def report(done: int, total: int) -> None:
+            if self._status is not None:
+                self._status.update(f"solving … {done} of {total} rounds done ({time.perf_counter() - self._t0:.1f} s)")
+
+        return report
+

@@ -5,6 +5,8 @@ from click.testing import CliRunner
 
 import cli as app
 from solver import commands
+from solver.engine import Game
+from solver.realms import get_realm
 from solver.solve import RoundResult
 
 GAME = "puzzles/examples/game1.txt"
@@ -45,3 +47,25 @@ def test_game_bad_input_is_one_line_exit_2(tmp_path):
     assert res.exit_code == 2 and "27 turns" in res.output
     res = runner.invoke(app.cli, ["game", "--realms", NINE.replace("feast-for-odin", "parks"), "--rolls", GAME])
     assert res.exit_code == 2 and "twice" in res.output
+
+
+def test_rounds_solved_at_once_give_the_same_answers():
+    """--jobs: each round in its own process, exactly as alone; answers kept in round order."""
+    # the first round (2 turns) takes longest, so rounds 2 and 3 finish before it
+    triples = [("wurfelwelten", "parks", "libertalia"), ("wurfelwelten", "parks", "ark-nova"), ("libertalia", "feast-for-odin", "parks")]
+    rolls = [((3, 5), (1, 1)), ((4, 6),), ((1, 5),)]
+    games = [Game(tuple(get_realm(k) for k in keys), r) for keys, r in zip(triples, rolls)]
+    alone = commands.solve_game(games, jobs=1)
+    done: list[tuple[int, int]] = []
+    together = commands.solve_game(games, jobs=2, rounds_done=lambda k, n: done.append((k, n)))
+    assert done == [(1, 3), (2, 3), (3, 3)]
+    assert [g for g, _ in together.rounds] == games
+    for (_, a), (_, b) in zip(alone.rounds, together.rounds):
+        assert (a.status, a.stars, a.leftover, a.line.to_text()) == (b.status, b.stars, b.leftover, b.line.to_text())
+    assert together.status == "optimal" and together.stars == alone.stars
+
+
+def test_jobs_must_be_positive():
+    runner = CliRunner()
+    res = runner.invoke(app.cli, ["game", "--realms", NINE, "--rolls", GAME, "--jobs", "0"])
+    assert res.exit_code == 2 and "--jobs" in res.output and "Traceback" not in res.output
