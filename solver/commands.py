@@ -199,7 +199,7 @@ def build_full_game(realms: str | Sequence[str], rolls_path: str, options: Seque
 def default_jobs(rounds: int, workers: int | None = None) -> int:
     """Rounds solved at once by default: one per core (each round's CP-SAT uses `workers`
     threads), at most the number of rounds."""
-    cores = os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(rounds, cores // max(1, workers or 1)))
 
 
