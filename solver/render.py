@@ -373,27 +373,27 @@ class Progress:
     def message(self, stars: int, bound: int) -> str:
         return f"solving … best line so far {stars} ★, upper bound {bound} ★ ({time.perf_counter() - self._t0:.1f} s)"
 
-    @property
-    def callback(self) -> Callable[[int, int], None] | None:
-        """The progress callback for solve_optimal, or None when there is nothing to show."""
+    def rounds_message(self, done: int, total: int) -> str:
+        return f"solving … {done} of {total} rounds done ({time.perf_counter() - self._t0:.1f} s)"
+
+    def _updater(self, message: Callable[[int, int], str]) -> Callable[[int, int], None] | None:
+        """A callback that shows message(a, b) on the status line, or None when nothing is shown."""
         if not self.enabled:
             return None
 
-        def report(stars: int, bound: int) -> None:
+        def report(a: int, b: int) -> None:
             if self._status is not None:
-                self._status.update(self.message(stars, bound))
+                self._status.update(message(a, b))
 
         return report
+
+    @property
+    def callback(self) -> Callable[[int, int], None] | None:
+        """The progress callback for solve_optimal (best stars, bound), or None."""
+        return self._updater(self.message)
 
     @property
     def rounds_callback(self) -> Callable[[int, int], None] | None:
         """The callback for rounds solved at once (`solve_game` with jobs > 1): k of n done."""
-        if not self.enabled:
-            return None
-
-        def report(done: int, total: int) -> None:
-            if self._status is not None:
-                self._status.update(f"solving … {done} of {total} rounds done ({time.perf_counter() - self._t0:.1f} s)")
-
-        return report
+        return self._updater(self.rounds_message)
 

@@ -306,9 +306,12 @@ def test_progress_reports_only_when_enabled() -> None:
     shown: list[str] = []
     with Progress(enabled=True) as p:
         p._status = type("S", (), {"update": lambda self, m: shown.append(m), "stop": lambda self: None})()
-        assert p.callback is not None
+        assert p.callback is not None and p.rounds_callback is not None
         p.callback(3, 7)
+        p.rounds_callback(2, 3)
     assert shown and "best line so far 3 ★, upper bound 7 ★" in shown[0]
+    assert "2 of 3 rounds done" in shown[1]
+    assert Progress(enabled=False).rounds_callback is None
 
 
 def test_fake_solver_is_exact_on_the_one_turn_round() -> None:
