@@ -13,8 +13,9 @@ import click
 from rich.console import Console
 
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
-from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, default_jobs, load_played, solve_game, solve_round
+from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, load_played, solve_game, solve_round
 from solver.errors import InputError
+from solver.parallel import default_jobs
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
 from solver.render import Progress, print_check, print_game, print_round, print_verification, realm_card, realms_table
@@ -117,16 +118,18 @@ def game_command(realms: str, rolls_path: str, time_limit: float | None, workers
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each question.")
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
 @click.option("--limit-counts-card-costs", is_flag=True, help="Reading option: pumpkins a realm card asks for count toward the 3-pumpkin limit.")
+@click.option("--jobs", type=int, default=None,
+              help="With --fleet: third realms asked at once, one process each (default: one per core). Same answers; less wall time.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/campaign-solving.md).")
 def chapter1_command(rolls_path: str, realms: str | None, target_text: str | None, difficulty: str, fleet: str | None,
                      drawn: str | None, time_limit: float | None, workers: int | None, limit_counts_card_costs: bool,
-                     as_json: bool) -> None:
+                     jobs: int | None, as_json: bool) -> None:
     """Solve campaign chapter 1: a winning line (checked), or a proof that none wins (docs/campaign-solving.md)."""
     from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter1_solve import print_answer, run_command
 
     answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
-                                          stderr_progress(), limit_counts_card_costs))
+                                          stderr_progress(), limit_counts_card_costs, jobs))
     if as_json:
         _emit_json(answer.as_json())
     else:

@@ -5,9 +5,6 @@ becomes an InputError with one line naming the file, line and problem (exit code
 """
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -15,6 +12,7 @@ from .engine import Game, Replay, replay
 from .errors import InputError
 from .line import Line, load_line
 from .model import ModelOptions
+from .parallel import run_all
 from .realms import MODULES, get_realm, is_solvable, resolve_realm_name
 from .rolls import load_rolls
 from .rules import DEFAULT_RULES, RuleSet
@@ -196,39 +194,15 @@ def build_full_game(realms: str | Sequence[str], rolls_path: str, options: Seque
     return games
 
 
-def default_jobs(rounds: int, workers: int | None = None) -> int:
-    """Rounds solved at once by default: one per core (each round's CP-SAT uses `workers`
-    threads), at most the number of rounds."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(rounds, cores // max(1, workers or 1)))
-
-
 def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: int | None = None,
                progress: Callable[[int, int], None] | None = None, jobs: int = 1,
                rounds_done: Callable[[int, int], None] | None = None) -> GameResult:
     """Each round's best line; rounds share nothing (resources reset), so the game's optimum is
     the sum of the rounds' optima. With `jobs` > 1 that many rounds are solved at once, each in
-    its own process exactly as alone (the same answers, deterministic limits; only the wall time
-    changes): `progress` (one round's best and bound) is then not called, `rounds_done(k, n)` is."""
-    if jobs < 1:
-        raise InputError(f"--jobs: must be at least 1, got {jobs}")
+    its own process exactly as alone (solver/parallel.py: the same answers; only the wall time
+    changes): `progress` (one round's best and bound) is then not called; `rounds_done(k, n)` is."""
     for game in games:
         require_solver_model(game)
-    if jobs == 1 or len(games) <= 1:
-        out = []
-        for i, game in enumerate(games):
-            out.append((game, solve_round(game, None, time_limit, workers, progress)))
-            if rounds_done:
-                rounds_done(i + 1, len(games))
-        return GameResult(tuple(out))
-    # spawn, not fork: the parent may run a progress thread (rich), and a fresh interpreter per
-    # worker is the same on every platform
-    context = multiprocessing.get_context("spawn")
-    results: dict[int, RoundResult] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(games)), mp_context=context) as pool:
-        futures = {pool.submit(solve_round, game, None, time_limit, workers): i for i, game in enumerate(games)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            if rounds_done:
-                rounds_done(len(results), len(games))
-    return GameResult(tuple((game, results[i]) for i, game in enumerate(games)))
+    shown = progress if jobs == 1 or len(games) <= 1 else None
+    results = run_all(solve_round, [(game, None, time_limit, workers, shown) for game in games], jobs, rounds_done)
+    return GameResult(tuple(zip(games, results)))

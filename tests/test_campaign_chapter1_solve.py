@@ -274,6 +274,21 @@ def test_fleet_choice_reports_each_candidate() -> None:
     assert fr.status in ("impossible", "unknown")
 
 
+def test_fleet_asked_at_once_gives_the_same_answers() -> None:
+    """jobs=2: the third realms in two processes, each asked exactly as alone; kept in fleet order."""
+    fleet = ("euphoria", "libertalia", "ark-nova", "parks", "between-two-castles")
+    alone = choose_setup(fleet, ("euphoria", "libertalia"), SMALL_ROLLS, (6, 6), "easy")
+    together = choose_setup(fleet, ("euphoria", "libertalia"), SMALL_ROLLS, (6, 6), "easy", jobs=2)
+
+    def seen(fr: cs.FleetResult) -> list[tuple[str, str, str | None]]:
+        return [(c.third, c.status, None if c.answer is None or c.answer.line is None else c.answer.line.to_text())
+                for c in fr.candidates]
+
+    assert seen(together) == seen(alone)
+    assert [c.third for c in together.candidates] == ["ark-nova", "parks", "between-two-castles"]
+    assert together.best is not None and together.best.third == "between-two-castles" and together.status == "won"
+
+
 @pytest.mark.parametrize("fleet,drawn,fragment", [
     ("parks,libertalia,ark-nova,euphoria", "parks,libertalia", "the fleet has 5 realms"),
     ("parks,libertalia,ark-nova,euphoria,pendulum", "parks,azul", "azul is not in the fleet"),

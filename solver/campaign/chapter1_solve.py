@@ -32,6 +32,7 @@ from ..errors import InputError
 from ..line import Line, Source
 from ..mip_hint import hint_from_highs
 from ..model import ModelOptions, RoundModel
+from ..parallel import default_jobs, run_all
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
 from . import answers
@@ -488,6 +489,17 @@ def parse_fleet(fleet: str | Sequence[str], drawn: str | Sequence[str]) -> tuple
     return f, (d[0], d[1])
 
 
+def third_realm_answer(realms: tuple[str, str, str], rolls: tuple[tuple[int, int], ...],
+                       target: int | tuple[int, int] | None, difficulty: str, time_limit: float | None,
+                       workers: int | None, options: ModelOptions, progress: Progress | None,
+                       limit_counts_card_costs: bool) -> "Chapter1Result | WinTable":
+    """One fleet candidate's answer: with a target, can it win; without, which totals can win."""
+    if target is None:
+        return win_table(realms, rolls, difficulty, time_limit, workers, options, progress, limit_counts_card_costs)
+    return solve_chapter1(Chapter1(realms, target, difficulty, len(rolls), limit_counts_card_costs),
+                          rolls, time_limit, workers, options)
+
+
 def choose_setup(
     fleet: Sequence[str],
     drawn: Sequence[str],
@@ -499,33 +511,45 @@ def choose_setup(
     options: ModelOptions = ModelOptions(),
     progress: Progress | None = None,
     limit_counts_card_costs: bool = False,
+    jobs: int = 1,
 ) -> FleetResult:
     """Try each fleet realm not drawn as the third realm: with a target, can it win; without,
-    which totals can win. A realm with no CP-SAT model is shown as unsolvable (not proven)."""
+    which totals can win. A realm with no CP-SAT model is shown as unsolvable (not proven).
+    With `jobs` > 1 the candidates are asked at once, one process each (solver/parallel.py: the
+    same answers; the progress lines then say only when a candidate is done)."""
     fleet_keys, drawn_keys = parse_fleet(fleet, drawn)
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
-    cands: list[Candidate] = []
+    cands: list[Candidate | None] = []
+    asked: list[tuple[str, str, str]] = []
     for third in (k for k in fleet_keys if k not in drawn_keys):
         realms = (drawn_keys[0], drawn_keys[1], third)
         if not is_solvable(get_realm(third)):
             cands.append(Candidate(realms, "unsolvable", None, f"{third} has no CP-SAT model: not decided"))
             say(f"chapter 1: third realm {third}: no CP-SAT model, skipped")
             continue
-        say(f"chapter 1: third realm {third} …")
-        answer: Chapter1Result | WinTable
-        if target is None:
-            answer = win_table(realms, rolls, difficulty, time_limit, workers, options, progress, limit_counts_card_costs)
-        else:
-            answer = solve_chapter1(Chapter1(realms, target, difficulty, len(rolls), limit_counts_card_costs),
-                                    rolls, time_limit, workers, options)
-        cands.append(Candidate(realms, answer.status, answer))
-        say(f"chapter 1: third realm {third}: {answer.status}")
+        cands.append(None)
+        asked.append(realms)
+    shown = progress if jobs == 1 else None
+    calls = [(realms, rolls, target, difficulty, time_limit, workers, options, shown, limit_counts_card_costs) for realms in asked]
+    if asked:
+        say(f"chapter 1: asking {len(asked)} third realm(s): {', '.join(r[2] for r in asked)}")
+
+    def done(k: int, n: int) -> None:
+        say(f"chapter 1: third realm {asked[k - 1][2]} done ({k} of {n})" if jobs == 1 else f"chapter 1: {k} of {n} third realms done")
+
+    answers = iter(zip(asked, run_all(third_realm_answer, calls, jobs, done)))
+    final: list[Candidate] = []
+    for c in cands:
+        if c is None:
+            realms, answer = next(answers)
+            c = Candidate(realms, answer.status, answer)
+        final.append(c)
     tgt = None
     if target is not None:
         tgt = str(target) if isinstance(target, int) else f"{target[0]}-{target[1]}"
-    return FleetResult(fleet_keys, drawn_keys, cands, tgt, difficulty, len(rolls), time.perf_counter() - t0)
+    return FleetResult(fleet_keys, drawn_keys, final, tgt, difficulty, len(rolls), time.perf_counter() - t0)
 
 
 # ---- command line helpers (cli.py wires these) ----------------------------------------------
@@ -560,8 +584,10 @@ def run_command(
     workers: int | None,
     progress: Progress | None = None,
     limit_counts_card_costs: bool = False,
+    jobs: int | None = None,
 ) -> Chapter1Result | WinTable | FleetResult:
-    """`solve chapter1`: validate the inputs (InputError: one line, exit 2) and ask the question."""
+    """`solve chapter1`: validate the inputs (InputError: one line, exit 2) and ask the question.
+    `jobs`: fleet candidates asked at once (None: one per core, `parallel.default_jobs`)."""
     from ..commands import parse_realm_list, require_solver_model
     from ..rolls import load_rolls
 
@@ -572,7 +598,8 @@ def run_command(
     if fleet is not None:
         assert drawn is not None
         return choose_setup(fleet, drawn, rolls, target, difficulty, time_limit, workers, progress=progress,
-                            limit_counts_card_costs=limit_counts_card_costs)
+                            limit_counts_card_costs=limit_counts_card_costs,
+                            jobs=jobs if jobs is not None else default_jobs(FLEET_SIZE - DRAWN, workers))
     assert realms is not None
     keys = parse_realm_list(realms)
     try:
