@@ -389,6 +389,7 @@ def test_cli_unknown_at_the_time_limit() -> None:
     (["--fleet", "parks,libertalia,ark-nova,euphoria,pendulum"], "--fleet and --drawn"),
     (["--realms", "parks,libertalia,ark-nova", "--fleet", "parks,libertalia,ark-nova,euphoria,pendulum", "--drawn", "parks,libertalia"], "not both"),
     ([], "missing --realms"),
+    (["--fleet", "parks,libertalia,ark-nova,euphoria,pendulum", "--drawn", "parks,libertalia", "--jobs", "0"], "--jobs"),
 ])
 def test_cli_bad_input(args: list[str], fragment: str, one_turn_rolls: str) -> None:
     r = run("chapter1", "--rolls", one_turn_rolls, *args)

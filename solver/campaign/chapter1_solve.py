@@ -593,6 +593,8 @@ def run_command(
 
     check_solver_inputs(time_limit, workers, realms, fleet, drawn, fixed_option="--realms", fixed_text="the 3 realms",
                         fleet_text="the fleet of 5 and the 2 realms drawn from it", chosen_text="the third")
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs: must be at least 1, got {jobs}")
     target = parse_target(target_text)
     rolls = load_rolls(rolls_path, max_turns=9)
     if fleet is not None:
