@@ -531,7 +531,7 @@ def choose_setup(
             continue
         cands.append(None)
         asked.append(realms)
-    shown = progress if jobs == 1 else None
+    shown = progress if jobs == 1 or len(asked) <= 1 else None
     calls = [(realms, rolls, target, difficulty, time_limit, workers, options, shown, limit_counts_card_costs) for realms in asked]
     if asked:
         say(f"chapter 1: asking {len(asked)} third realm(s): {', '.join(r[2] for r in asked)}")
