@@ -4,6 +4,7 @@
     python bench/round.py --n 10 --turns 3 --time-limit 30
     python bench/round.py --target 18     # "can these rolls give 18 stars?" instead of the optimum
     python bench/round.py --played 6      # mid-round: the first 6 turns (of the greedy line) played
+    python bench/round.py --jobs 2        # two rounds at a time (one per core; wall times share the cores)
 
 Prints one row per round and the median / max time to a proven optimum (with `--target N`: to a
 decided answer, reachable or unreachable). A round that hits the
@@ -30,7 +31,8 @@ from solver.model import ModelOptions  # noqa: E402
 from solver.playout import greedy_line  # noqa: E402
 from solver.realms import get_realm, solvable_keys  # noqa: E402
 from solver.rules import RuleSet  # noqa: E402
-from solver.solve import solve_optimal, solve_target  # noqa: E402
+from solver.parallel import run_all  # noqa: E402
+from solver.solve import RoundResult, solve_optimal, solve_target  # noqa: E402
 
 
 def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
@@ -38,6 +40,23 @@ def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
         rng = random.Random(seed)
         rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(turns))
         yield seed, sorted(rng.sample(pool, 3)), rolls
+
+
+def one_round(seed: int, keys: list[str], rolls: tuple, rules: RuleSet, played_turns: int, no_tricks: bool,
+              target: int | None, time_limit: float) -> tuple[int, list[str], RoundResult, float]:
+    """One bench round, timed (module level: `--jobs` runs it in other processes)."""
+    game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
+    t0 = time.perf_counter()
+    played = Line(greedy_line(game).turns[:played_turns]) if played_turns else None
+    options = ModelOptions(tricks=not no_tricks, played=played)
+    if target is not None:
+        res = solve_target(game, target, time_limit=time_limit, options=options)
+    else:
+        res = solve_optimal(game, time_limit=time_limit, options=options, prove=False)
+    wall = time.perf_counter() - t0
+    print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} leftover={res.leftover} "
+          f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s", file=sys.stderr, flush=True)
+    return seed, keys, res, wall
 
 
 def main() -> None:
@@ -52,6 +71,8 @@ def main() -> None:
     ap.add_argument("--target", type=int, default=None, help="ask 'are N stars reachable?' instead of the optimum")
     ap.add_argument("--played", type=int, default=0,
                     help="mid-round questions: the first K turns of the greedy line are played (`solve round --played`)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="rounds solved at once, one process each (wall times then share the cores; statuses do not change)")
     args = ap.parse_args()
     pool = args.realms.split(",")
     rules = RuleSet(compensation=args.compensation)
@@ -63,16 +84,9 @@ def main() -> None:
         table.add_column(col)
     solved: list[float] = []
     statuses: dict[str, int] = {}
-    for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed):
-        game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
-        t0 = time.perf_counter()
-        played = Line(greedy_line(game).turns[: args.played]) if args.played else None
-        options = ModelOptions(tricks=not args.no_tricks, played=played)
-        if args.target is not None:
-            res = solve_target(game, args.target, time_limit=args.time_limit, options=options)
-        else:
-            res = solve_optimal(game, time_limit=args.time_limit, options=options, prove=False)
-        wall = time.perf_counter() - t0
+    calls = [(seed, keys, rolls, rules, args.played, args.no_tricks, args.target, args.time_limit)
+             for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed)]
+    for seed, keys, res, wall in run_all(one_round, calls, args.jobs):
         statuses[res.status] = statuses.get(res.status, 0) + 1
         if res.status in ("optimal", "reachable", "unreachable"):
             solved.append(wall)
@@ -81,8 +95,6 @@ def main() -> None:
         table.add_row(str(seed), ",".join(keys), res.status, str(res.stars), str(res.star_bound), str(res.leftover),
                       "-" if left_bound is None else str(left_bound), method, str(res.cuts), f"{wall:.2f}",
                       f"{res.deterministic_time:.2f}")
-        print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} leftover={res.leftover} "
-              f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s", file=sys.stderr, flush=True)
     console = Console()
     console.print(table)
     summary = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
