@@ -20,12 +20,17 @@ def default_jobs(calls: int, workers: int | None = None) -> int:
     return max(1, min(calls, cores // max(1, workers or 1)))
 
 
+def check_jobs(jobs: int | None) -> None:
+    """`--jobs` must be a positive count (None: the default)."""
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs: must be at least 1, got {jobs}")
+
+
 def run_all(fn: Callable[..., Any], calls: Sequence[tuple], jobs: int = 1,
             done: Callable[[int, int], None] | None = None) -> list[Any]:
     """[fn(*args) for args in calls], in that order; with jobs > 1 in that many processes.
     `done(k, n)` after each finished call. `fn` must be a module-level function (it is pickled)."""
-    if jobs < 1:
-        raise InputError(f"--jobs: must be at least 1, got {jobs}")
+    check_jobs(jobs)
     if jobs == 1 or len(calls) <= 1:
         out = []
         for args in calls:

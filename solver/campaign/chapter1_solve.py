@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..line import Line, Source
 from ..mip_hint import hint_from_highs
 from ..model import ModelOptions, RoundModel
-from ..parallel import default_jobs, run_all
+from ..parallel import check_jobs, default_jobs, run_all
 from ..realms import get_realm, is_solvable
 from ..solve import MAX_CUTS, ModelDisagreement, decode_line, effective_params, load_params, make_solver
 from . import answers
@@ -593,8 +593,7 @@ def run_command(
 
     check_solver_inputs(time_limit, workers, realms, fleet, drawn, fixed_option="--realms", fixed_text="the 3 realms",
                         fleet_text="the fleet of 5 and the 2 realms drawn from it", chosen_text="the third")
-    if jobs is not None and jobs < 1:
-        raise InputError(f"--jobs: must be at least 1, got {jobs}")
+    check_jobs(jobs)
     target = parse_target(target_text)
     rolls = load_rolls(rolls_path, max_turns=9)
     if fleet is not None:
