@@ -137,21 +137,35 @@ def chapter1_command(rolls_path: str, realms: str | None, target_text: str | Non
     raise click.exceptions.Exit(answer.exit_code)
 
 
+def chapter3_setup_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The Boss card's setup, shared by `solve chapter3` and `solve check chapter3` (one
+    wording, one set of names: `--damage-track` or `--track`, each taking coin,star,heart or
+    C,S,H)."""
+    options = [
+        click.option("--damage-track", "--track", "track", default=None,
+                     help="The marked damage track, left to right, e.g. coin,star,heart or C,S,H (P pumpkin, H heart, C coin, S star)."),
+        click.option("--tracks", "tracks_path", default=None, help="Or: the Boss card's six tracks (file), with --damage-roll."),
+        click.option("--damage-roll", type=int, default=None, help="The setup die (1-6): which track of --tracks is marked."),
+        click.option("--turn-target", "turn_target", default=None,
+                     help="The outlined turns: two consecutive on normal (e.g. 9-10), one on hard (e.g. 9); none on easy (any turn)."),
+        click.option("--boss-path", "boss_path", default=None, help="The Boss card's places turn by turn (file; default: the spec's)."),
+        click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True),
+        click.option("--unwinnable", type=click.Choice(["lost", "play-on"]), default="lost", show_default=True,
+                     help="Reading: lost at once when a win is no longer possible, or play on to the last turn."),
+        click.option("--same-step", type=click.Choice(["lost", "won"]), default="lost", show_default=True,
+                     help="Reading: the verdict when one step wins and earns the 12th resource of a kind."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command("chapter3")
 @click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 15 turns; the answer says how many it used).")
 @click.option("--realms", default=None, help="The row, left to right: parks,wurfelwelten,libertalia (the Boss starts above the middle one).")
 @click.option("--fleet", default=None, help="The fleet of 5 realms; with --drawn the solver chooses the third realm and the row order.")
 @click.option("--drawn", default=None, help="The 2 realms drawn from the fleet.")
-@click.option("--damage-track", "--track", "track", default=None, help="The marked damage track, left to right: coin,star,heart or C,S,H.")
-@click.option("--tracks", "tracks_path", default=None, help="Or: the Boss card's six tracks (file), with --damage-roll.")
-@click.option("--damage-roll", type=int, default=None, help="The setup die (1-6): which track of --tracks is marked.")
-@click.option("--turn-target", "turn_target", default=None, help="Outlined turns: 9-10 (normal), 9 (hard); none on easy (any turn).")
-@click.option("--boss-path", "boss_path", default=None, help="The Boss card's places turn by turn (file; default: the spec's).")
-@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
-@click.option("--unwinnable", type=click.Choice(["lost", "play-on"]), default="lost", show_default=True,
-              help="Reading: lost at once when a win is no longer possible, or play on to the last turn.")
-@click.option("--same-step", type=click.Choice(["lost", "won"]), default="lost", show_default=True,
-              help="Reading: the verdict when one step wins and earns the 12th resource of a kind.")
+@chapter3_setup_options
 @click.option("--time-limit", type=float, default=None, help=TIME_LIMIT_HELP + " Applies to each turn asked.")
 @click.option("--workers", type=int, default=None, help="CP-SAT workers (default 1: deterministic).")
 @click.option("--quick-line/--no-quick-line", default=True, show_default=True,
@@ -320,16 +334,7 @@ def verify_command(certificate: str, time_limit: float | None, workers: int | No
 @click.option("--realms", required=True, help="Three realms in a row, in order (the Boss starts above the middle one).")
 @click.option("--rolls", "rolls_path", required=True, help="Roll file (up to 15 turns; it may stop where the chapter ended).")
 @click.option("--line", "line_path", required=True, help="Played line (docs/line-format.md).")
-@click.option("--track", "track", default=None, help="The marked damage track, left to right: P,H,S,C (S = star).")
-@click.option("--tracks", "tracks_path", default=None, help="Or: the Boss card's six tracks (file), with --damage-roll.")
-@click.option("--damage-roll", type=int, default=None, help="The setup die (1-6): which track of --tracks is marked.")
-@click.option("--turn-target", "turn_target", default=None, help="Outlined turns: 8-9 (normal), 9 (hard); none on easy.")
-@click.option("--boss-path", "boss_path", default=None, help="The Boss card's places turn by turn (file; default: the spec's).")
-@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default="normal", show_default=True)
-@click.option("--unwinnable", type=click.Choice(["lost", "play-on"]), default="lost", show_default=True,
-              help="Reading: lost at once when a win is no longer possible, or play on to the last turn.")
-@click.option("--same-step", type=click.Choice(["lost", "won"]), default="lost", show_default=True,
-              help="Reading: the verdict when one step wins and earns the 12th resource of a kind.")
+@chapter3_setup_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def check_chapter3_command(realms: str, rolls_path: str, line_path: str, track: str | None, tracks_path: str | None,
                            damage_roll: int | None, turn_target: str | None, boss_path: str | None, difficulty: str,

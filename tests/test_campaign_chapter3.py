@@ -485,6 +485,9 @@ def test_cli_check_chapter3_won_lost_and_bad_input():
     assert data["status"] == "lost" and data["turn"] == 5 and data["damage"] == 4
     assert data["marks"][0] == {"turn": 1, "action": 1, "realm": "wurfelwelten", "space": "H"}
     assert data["star_log"][0] == {"turn": 3, "action": 1, "stars": [1, 0, 0]}
+    # the checker takes the solver's name of the option and its long words too (one option, two names)
+    same = runner.invoke(app.cli, base + ["--damage-track", "heart,pumpkin,star,coin", "--turn-target", "6-7", "--json"])
+    assert same.exit_code == 1 and json.loads(same.output) == data
     easy = runner.invoke(app.cli, base + tracks + ["--difficulty", "easy"])
     assert easy.exit_code == 0
     for bad in (["--track", "H,P,X"], tracks, tracks + ["--turn-target", "5-7"], tracks + ["--turn-target", "5-6", "--boss-path", "nope.txt"]):
