@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 
 from .engine import Game
 from .hull import upper_hull
-from .line import Activation, Choice, Compensation, Line, Source
+from .line import Activation, Choice, Compensation, Line, Source, TurnPlay
 from .resources import KINDS, Resources
 
 Lit = Any
@@ -592,30 +592,49 @@ class RoundModel:
                     raise ValueError(f"turn {t + 1}: {action.realm} has more activations than the model's {len(evs)} events")
                 e = evs[used[r]]
                 used[r] += 1
-                out.append((e.active, 1))
-                out.append((e.use[action.source], 1))
-                out.append((e.val[action.source.base_value(turn.roll) + action.shift], 1))
-                out.append((e.extra, int(action.extra)))
-                enc = self.encoders[r]
-                assert enc.choice_lits is not None
-                out.extend((lit, 1) for lit in enc.choice_lits(e, action.choice))
-            for r, enc in enumerate(self.encoders):
-                out.extend((e.active, 0) for e in enc.turn_events(t)[used[r]:])
-                ch = turn.end_choice(enc.realm.key)
-                if ch is not None and enc.end_lits is not None:
-                    out.extend((lit, 1) for lit in enc.end_lits(t, ch))
+                out.extend(self.event_values(r, e, action.source, action.source.base_value(turn.roll) + action.shift,
+                                             action.extra, action.choice))
+            out.extend(self.turn_rest_values(t, turn, used))
             for (tt, k, K), lit in self.comp.items():
                 if tt == t and not any(isinstance(a, Compensation) and a.die == k and a.resource == K for a in turn.actions):
                     out.append((lit, 0))
         return out
 
+    def event_values(self, r: int, e: Any, source: Source, value: int, extra: bool, choice: Choice) -> list[tuple[Any, int]]:
+        """The (variable, value) pairs of one activation put on event `e` of realm `r`: the event
+        happens, with this source, this value after pumpkins, the 3-pumpkin power or not, and the
+        card choice."""
+        enc = self.encoders[r]
+        assert enc.choice_lits is not None
+        return [(e.active, 1), (e.use[source], 1), (e.val[value], 1), (e.extra, int(extra)),
+                *((lit, 1) for lit in enc.choice_lits(e, choice))]
+
+    def turn_rest_values(self, t: int, turn: TurnPlay, used: list[int]) -> list[tuple[Any, int]]:
+        """The rest of turn t once its activations are placed (`used[r]` events of realm r): the
+        realms' later events off, and the end-of-turn choices (Ark Nova's outline) as played."""
+        out: list[tuple[Any, int]] = []
+        for r, enc in enumerate(self.encoders):
+            out.extend((e.active, 0) for e in enc.turn_events(t)[used[r]:])
+            ch = turn.end_choice(enc.realm.key)
+            if ch is not None and enc.end_lits is not None:
+                out.extend((lit, 1) for lit in enc.end_lits(t, ch))
+        return out
+
+    def fix_values(self, values: list[tuple[Any, int]]) -> None:
+        """Force these (variable, value) pairs (a line's, from `line_values`)."""
+        for var, value in values:
+            self.model.add(var == value)
+
+    def hint_values(self, values: list[tuple[Any, int]]) -> None:
+        """Hint these (variable, value) pairs (a good first solution; not a constraint)."""
+        for var, value in values:
+            if isinstance(var, cp_model.IntVar):
+                self.model.add_hint(var, value)
+
     def fix_line(self, line: Line) -> None:
         """Force the model to play exactly this line (tests: the model must accept it)."""
-        for var, value in self.line_values(line):
-            self.model.add(var == value)
+        self.fix_values(self.line_values(line))
 
     def hint_line(self, line: Line) -> None:
         """Hint a known line to the solver (a good first solution; not a constraint)."""
-        for var, value in self.line_values(line):
-            if isinstance(var, cp_model.IntVar):
-                self.model.add_hint(var, value)
+        self.hint_values(self.line_values(line))

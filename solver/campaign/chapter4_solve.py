@@ -698,32 +698,19 @@ def line_values(cm: Chapter4Model, line: Line) -> list[tuple[Any, int]]:
                 src = act.source
                 v = src.base_value(turn.roll) + act.shift
                 last = (act, (r, e.index))
-            out.append((e.active, 1))
-            out.append((e.use[src], 1))
-            out.append((e.val[v], 1))
-            out.append((e.extra, int(act.extra)))
-            enc = rm.encoders[r]
-            assert enc.choice_lits is not None
-            out.extend((lit, 1) for lit in enc.choice_lits(e, act.choice))
-        for r, enc in enumerate(rm.encoders):
-            out.extend((e.active, 0) for e in enc.turn_events(t)[used[r]:])
-            ch = turn.end_choice(enc.realm.key)
-            if ch is not None and enc.end_lits is not None:
-                out.extend((lit, 1) for lit in enc.end_lits(t, ch))
+            out.extend(rm.event_values(r, e, src, v, act.extra, act.choice))
+        out.extend(rm.turn_rest_values(t, turn, used))
     return out
 
 
 def fix_line(cm: Chapter4Model, line: Line) -> None:
     """Force the model to play exactly this line (tests: the model must accept a won line)."""
-    for var, value in line_values(cm, line):
-        cm.rm.model.add(var == value)
+    cm.rm.fix_values(line_values(cm, line))
 
 
 def hint_line(cm: Chapter4Model, line: Line) -> None:
     """Hint a known line (a first solution; not a constraint)."""
-    for var, value in line_values(cm, line):
-        if isinstance(var, cp_model.IntVar):
-            cm.rm.model.add_hint(var, value)
+    cm.rm.hint_values(line_values(cm, line))
 
 
 # ---- setup choice: the 2 other realms and the layout -------------------------------------------
