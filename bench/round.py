@@ -1,6 +1,9 @@
 """Benchmark: time to a proven optimum for seeded random rounds of random realm triples.
 
-    python bench/round.py                 # 50 rounds of 9 turns, 10 s limit each
+    python bench/round.py                 # 50 rounds of 9 turns, 10 s limit each, triples of every
+                                          # solvable realm (issue 3's benchmark)
+    python bench/round.py --realms ark-nova,feast-for-odin,libertalia,parks,wurfelwelten
+                                          # the same from the five promo realms (issue 2's)
     python bench/round.py --n 10 --turns 3 --time-limit 30
     python bench/round.py --target 18     # "can these rolls give 18 stars?" instead of the optimum
     python bench/round.py --played 6      # mid-round: the first 6 turns (of the greedy line) played
