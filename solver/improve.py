@@ -11,8 +11,9 @@ deterministic time).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from .engine import Game, replay
 from .line import Line
@@ -27,6 +28,8 @@ class ImproveSettings:
     window: int = 4
     per_window: float = 1.5
     passes: int = 2
+    #: deterministic seconds per solve of a pair of turns (`pair_windows`)
+    per_pair: float = 1.0
 
 
 def line_score(game: Game, line: Line, star_weight: int) -> int:
@@ -45,33 +48,41 @@ def improve_line(
     options: ModelOptions = ModelOptions(),
     progress: Callable[[int], None] | None = None,
     stop_at: int | None = None,
+    windows: Sequence[tuple[int, ...]] | None = None,
+    per_window: float | None = None,
 ) -> tuple[Line, float]:
     """Slide a window of turns over the line; re-solve the window with the rest fixed.
 
     `solve_window(rm, limit)` solves a model (already maximising, rest fixed, line hinted) within
     `limit` deterministic seconds and returns (a legal line or None, deterministic time used).
     Returns the best line (engine-scored, never worse than `line`) and the time spent; stops as
-    soon as the line scores `stop_at` or more (a target question needs no more)."""
+    soon as the line scores `stop_at` or more (a target question needs no more).
+
+    `windows`: the turn sets to re-solve, in order (default: every `settings.window` consecutive
+    turns; `pair_windows` for every two turns), each solved within `per_window` (default
+    `settings.per_window`) deterministic seconds."""
     best, best_score = line, line_score(game, line, star_weight)
     spent = 0.0
-    turns = game.turns
     first = options.played_turns  # played turns stay as played
-    width = min(settings.window, turns - first)
-    if width <= 0:
+    if windows is None:
+        windows = consecutive_windows(first, game.turns, settings.window)
+    windows = [w for w in windows if min(w) >= first]
+    if not windows:
         return best, spent
+    limit = settings.per_window if per_window is None else per_window
     for _ in range(settings.passes):
         if stop_at is not None and best_score >= stop_at:
             break
         before = best_score
-        for a in range(first, turns - width + 1):
+        for free in windows:
             left = budget - spent
             if left <= 0.05:
                 return best, spent
             rm = RoundModel(game, options)
-            fix_outside(rm, best, a, a + width)
+            fix_all_but(rm, best, set(free))
             rm.hint_line(best)
             rm.model.maximize(star_weight * rm.stars + rm.leftover)
-            found, used = solve_window(rm, min(settings.per_window, left))
+            found, used = solve_window(rm, min(limit, left))
             spent += used
             if found is not None:
                 score = line_score(game, found, star_weight)
@@ -86,8 +97,25 @@ def improve_line(
     return best, spent
 
 
-def fix_outside(rm: RoundModel, line: Line, a: int, b: int) -> None:
-    """Fix every decision of the line's turns outside [a, b) in the model."""
-    outside = {t for t in range(len(line.turns)) if not a <= t < b}
-    for var, value in rm.line_values(line, outside):
-        rm.model.add(var == value)
+def consecutive_windows(first: int, turns: int, width: int) -> list[tuple[int, ...]]:
+    """Every `width` consecutive turns from turn `first` (0-based) on: the improver's windows."""
+    width = min(width, turns - first)
+    if width <= 0:
+        return []
+    return [tuple(range(a, a + width)) for a in range(first, turns - width + 1)]
+
+
+def pair_windows(first: int, turns: int) -> list[tuple[int, ...]]:
+    """Every two turns from turn `first` on, adjacent or not. Why: a better leftover can need two
+    distant turns changed together (spend less early, gain more late), which a window of
+    consecutive turns holds only when it is wide, and a wide window's model is too large to solve
+    well in its limit. Measured on bench seed 33 at 18 stars: leftover 10 -> 11 -> 12 (= its LP
+    bound, so proven) by turns (1, 3), then (3, 6), where 3c's 4-turn windows stayed at 10
+    (docs/performance.md, nineteenth session)."""
+    return list(itertools.combinations(range(first, turns), 2))
+
+
+def fix_all_but(rm: RoundModel, line: Line, free: set[int]) -> None:
+    """Fix every decision of the line's turns not in `free` (0-based) in the model."""
+    fixed = {t for t in range(len(line.turns)) if t not in free}
+    rm.fix_values(rm.line_values(line, fixed))

@@ -22,7 +22,7 @@ from .errors import IllegalAction
 from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
-from .improve import ImproveSettings, improve_line, line_score
+from .improve import ImproveSettings, improve_line, line_score, pair_windows
 from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
@@ -353,13 +353,35 @@ def solve_optimal(
         result.deterministic_time += used
         lines.append(found)
 
+    def improve_by_pairs(stop_at: int, on_better: Callable[[int], None] | None = None) -> None:
+        """After the windows (2c, 3c), the line still scoring below `stop_at`: every two turns,
+        adjacent or not (improve.pair_windows), re-solved on the round itself with the rest
+        fixed, each within `improve_pair_deterministic_time`, all within their own budget
+        (`improve_pairs_deterministic_time`, or --time-limit), stopping at `stop_at`. Measured
+        on the issue-2 bench (docs/performance.md, nineteenth session): seed 28 16 -> 18 stars,
+        seed 33's leftover 10 -> 12 (its bound), where the 4-turn windows had stopped."""
+        best_line = best_so_far()
+        budget = time_limit if time_limit is not None else params.get("improve_pairs_deterministic_time", 0.0)
+        if not budget or line_score(game, best_line, STAR_WEIGHT) >= stop_at:
+            return
+        settings = improve_settings(params)
+        found, used = improve_line(game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, settings,
+                                   options, on_better, stop_at=stop_at,
+                                   windows=pair_windows(options.played_turns, game.turns), per_window=settings.per_pair)
+        result.deterministic_time += used
+        lines.append(found)
+
     def improve_to_bound() -> None:
-        """2c: improve the best line window by window, stopping when it meets the bound."""
+        """2c: improve the best line window by window, then two turns at a time, stopping when
+        it meets the bound."""
         best_line = best_so_far()
         if meets_bound(best_line) is None:
             shown_bound = result.star_bound
-            improve_from(best_line, STAR_WEIGHT * shown_bound if shown_bound is not None else None,
-                         (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None)
+            on_better = (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None
+            improve_from(best_line, STAR_WEIGHT * shown_bound if shown_bound is not None else None, on_better)
+            if meets_bound(best_so_far()) is None:
+                cap = game.rules.star_cap * len(game.realms)
+                improve_by_pairs(STAR_WEIGHT * (shown_bound if shown_bound is not None else cap), on_better)
 
     def improve_leftover(stars: int) -> None:
         """3c: the leftover still unproven, the window improver on the best line with that many
@@ -372,6 +394,8 @@ def solve_optimal(
         if rep.stars_total < stars or (bound is not None and rep.final.resources.total() >= bound):
             return
         improve_from(best_line, STAR_WEIGHT * stars + bound if bound is not None else None)
+        if bound is not None:
+            improve_by_pairs(STAR_WEIGHT * stars + bound)
 
     # 2a. long rounds: the LP relaxation's checked bound first (solver/lp_bound.py), then the
     # window improver up to it; CP-SAT's star search only if the line is still below it
@@ -714,6 +738,7 @@ def improve_settings(params: dict[str, Any]) -> ImproveSettings:
         window=int(params.get("improve_window", d.window)),
         per_window=float(params.get("improve_window_deterministic_time", d.per_window)),
         passes=int(params.get("improve_passes", d.passes)),
+        per_pair=float(params.get("improve_pair_deterministic_time", d.per_pair)),
     )
 
 

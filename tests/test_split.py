@@ -481,6 +481,25 @@ def test_a_split_proof_falls_back_on_the_region_s_proven_maximum(monkeypatch) ->
 
 
 
+def _leftover_left_unproven(monkeypatch, S, game) -> None:  # type: ignore[no-untyped-def]
+    """No leftover solve finds or proves anything, the star search's line keeps no resource and
+    there is no quick line: the leftover is left to stage 3c."""
+    from solver.resources import KINDS
+
+    real_solve = S.solve_with_cuts
+
+    def spy(rm, solver, *args, **kwargs):
+        objective = set(rm.model.proto.objective.vars)
+        if objective == {rm.final_res[K].index for K in KINDS}:
+            return S.CutSolve("unknown", None, None, 0, 0.0)
+        if objective == {v.index for v in rm.realm_stars}:
+            rm.model.add(rm.leftover <= 0)
+        return real_solve(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+
+
 def test_an_unproven_leftover_is_improved_window_by_window(monkeypatch) -> None:
     """3c: when no leftover solve proves the leftover (here every one ends with nothing), the
     window improver still raises the line's leftover at the proven star count, stopping at the
@@ -488,35 +507,55 @@ def test_an_unproven_leftover_is_improved_window_by_window(monkeypatch) -> None:
     leftover: that search is made to return such a line). Measured on the issue-2 bench at the
     18-star cap: seed 15 leftover 4 -> 9 (docs/performance.md)."""
     import solver.solve as S
-    from solver.resources import KINDS
 
     game = make_game(("ark-nova", "parks", "wurfelwelten"), [(3, 1), (3, 4)])
     truth = S.solve_optimal(game, 30, prove=False)
     assert truth.status == "optimal" and truth.leftover == 2
-    real_solve, real_improve = S.solve_with_cuts, S.improve_both
-
-    def spy(rm, solver, *args, **kwargs):
-        objective = set(rm.model.proto.objective.vars)
-        if objective == {rm.final_res[K].index for K in KINDS}:
-            return S.CutSolve("unknown", None, None, 0, 0.0)  # no leftover solve finds or proves anything
-        if objective == {v.index for v in rm.realm_stars}:
-            rm.model.add(rm.leftover <= 0)  # the star search's line keeps nothing
-        return real_solve(rm, solver, *args, **kwargs)
-
+    real_improve, real_line = S.improve_both, S.improve_line
     stops: list[int | None] = []
 
     def improve_spy(game_, line, *args, **kwargs):
         stops.append(kwargs.get("stop_at"))
         return real_improve(game_, line, *args, **kwargs)
 
-    monkeypatch.setattr(S, "solve_with_cuts", spy)
-    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    _leftover_left_unproven(monkeypatch, S, game)
     monkeypatch.setattr(S, "improve_both", lambda game_, line, *a, **k: (line, 0.0))
+    monkeypatch.setattr(S, "improve_line", lambda game_, line, *a, **k: (line, 0.0))  # nor the pairs
     without = S.solve_optimal(game, 30, prove=False)
     assert without.stars == truth.stars and without.stars_proven and without.leftover == 0
     monkeypatch.setattr(S, "improve_both", improve_spy)
+    monkeypatch.setattr(S, "improve_line", real_line)
     res = S.solve_optimal(game, 30, prove=False)
     assert res.stars == truth.stars and res.leftover == truth.leftover
     assert res.leftover_bound is not None and stops == [S.STAR_WEIGHT * truth.stars + res.leftover_bound]
     assert replay(game, res.line).final.resources.total() == truth.leftover
+
+
+def test_a_leftover_the_windows_leave_below_its_bound_is_improved_two_turns_at_a_time(monkeypatch) -> None:
+    """3c, then: the consecutive windows left the leftover below its bound (here they are made to
+    do nothing), so every two turns (`pair_windows`, adjacent or not) are re-solved with the rest
+    fixed, each within `improve_pair_deterministic_time`, stopping at the bound. Measured on the
+    issue-2 bench: seed 33's leftover 10 -> 12, its bound (docs/performance.md)."""
+    import solver.solve as S
+    from solver.improve import pair_windows
+
+    game = make_game(("ark-nova", "parks", "wurfelwelten"), [(3, 1), (3, 4)])
+    truth = S.solve_optimal(game, 30, prove=False)
+    assert truth.status == "optimal" and truth.leftover == 2
+    real_line = S.improve_line
+    calls: list[tuple] = []
+
+    def pairs_spy(game_, line, *args, **kwargs):
+        calls.append((kwargs.get("windows"), kwargs.get("per_window"), kwargs.get("stop_at")))
+        return real_line(game_, line, *args, **kwargs)
+
+    _leftover_left_unproven(monkeypatch, S, game)
+    monkeypatch.setattr(S, "improve_both", lambda game_, line, *a, **k: (line, 0.0))
+    monkeypatch.setattr(S, "improve_line", pairs_spy)
+    real_params = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "improve_pair_deterministic_time": 2.5})
+    res = S.solve_optimal(game, 30, prove=False)
+    assert res.stars == truth.stars and res.leftover == truth.leftover
+    assert replay(game, res.line).final.resources.total() == truth.leftover
+    assert calls == [(pair_windows(0, 2), 2.5, S.STAR_WEIGHT * truth.stars + res.leftover_bound)]
 
