@@ -5,8 +5,8 @@ line found (status unknown, with the proven bound). The one-model search often f
 on 9-turn rounds (docs/performance.md). This improver keeps every turn of the line fixed except
 a window of consecutive turns (or any set of turns: `pair_windows`, every two), asks the round
 model for the best play of that window (stars first, then leftover) and keeps it when the engine
-scores it higher; the window slides over the round. It only ever returns lines the engine replayed, never claims optimality, and changes no
-bound. Deterministic: the same line, rolls and budget give the same result (one worker,
+scores it higher; the window slides over the round. It only ever returns lines the engine
+replayed, never claims optimality, and changes no bound. Deterministic: the same line, rolls and budget give the same result (one worker,
 deterministic time).
 """
 from __future__ import annotations

@@ -358,8 +358,8 @@ def solve_optimal(
         adjacent or not (improve.pair_windows), re-solved on the round itself with the rest
         fixed, each within `improve_pair_deterministic_time`, all within their own budget
         (`improve_pairs_deterministic_time`, or --time-limit), stopping at `stop_at`. Measured
-        on the issue-2 bench (docs/performance.md, nineteenth session): seed 28 16 -> 18 stars,
-        seed 33's leftover 10 -> 12 (its bound), where the 4-turn windows had stopped."""
+        on the issue-2 bench (docs/performance.md, nineteenth session): seeds 12 and 42 17 -> 18
+        stars, seed 33's leftover 10 -> 12 (its bound), where the 4-turn windows had stopped."""
         best_line = best_so_far()
         budget = time_limit if time_limit is not None else params.get("improve_pairs_deterministic_time", 0.0)
         if not budget or line_score(game, best_line, STAR_WEIGHT) >= stop_at:
