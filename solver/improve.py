@@ -12,8 +12,11 @@ deterministic time).
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
+
+from ortools.sat.python import cp_model, cp_model_helper
 
 from .engine import Game, replay
 from .line import Line
@@ -70,6 +73,7 @@ def improve_line(
     if not windows:
         return best, spent
     limit = settings.per_window if per_window is None else per_window
+    shared = WindowModel(game, options, star_weight)
     for _ in range(settings.passes):
         if stop_at is not None and best_score >= stop_at:
             break
@@ -78,11 +82,8 @@ def improve_line(
             left = budget - spent
             if left <= 0.05:
                 return best, spent
-            rm = RoundModel(game, options)
-            fix_all_but(rm, best, set(free))
-            rm.hint_line(best)
-            rm.model.maximize(star_weight * rm.stars + rm.leftover)
-            found, used = solve_window(rm, min(limit, left))
+            with shared.window(best, set(free)) as rm:
+                found, used = solve_window(rm, min(limit, left))
             spent += used
             if found is not None:
                 score = line_score(game, found, star_weight)
@@ -119,3 +120,84 @@ def fix_all_but(rm: RoundModel, line: Line, free: set[int]) -> None:
     """Fix every decision of the line's turns not in `free` (0-based) in the model."""
     fixed = {t for t in range(len(line.turns)) if t not in free}
     rm.fix_values(rm.line_values(line, fixed))
+
+
+class WindowModel:
+    """The round model built once for all of an improver's windows: a window fixes the other
+    turns by narrowing their variables' domains to the line's values, and the domains are put
+    back after the solve. Why: building the model takes about 0.8 s wall on a 9-turn promo round
+    (seed 33 of the bench) and a pass of the 36 pairs of turns built it 36 times, where each
+    solve is limited to 1 deterministic second (docs/performance.md, twentieth session).
+
+    What the model keeps between windows is sound for every window: literals a realm creates
+    lazily when a line is put into the model (Parks' `on_trail`) are definitions, and the cuts
+    `solve_with_cuts` adds pin the whole history up to the illegal turn (valid for every line).
+    A line value the in-place fixing cannot state (not a variable of the model, outside its
+    domain, or two values for one variable) gets a freshly built model with equality
+    constraints, as before."""
+
+    def __init__(self, game: Game, options: ModelOptions, star_weight: int) -> None:
+        self.game, self.options, self.star_weight = game, options, star_weight
+        self._rm: RoundModel | None = None
+        #: windows solved on the shared model and on a fresh one (tests read them)
+        self.shared_windows = 0
+        self.fresh_windows = 0
+
+    def _fresh(self) -> RoundModel:
+        rm = RoundModel(self.game, self.options)
+        rm.model.maximize(self.star_weight * rm.stars + rm.leftover)
+        return rm
+
+    @contextmanager
+    def window(self, line: Line, free: set[int]) -> Iterator[RoundModel]:
+        """The model with every turn of `line` not in `free` (0-based) fixed and the line hinted;
+        the fixing is undone when the block ends."""
+        if self._rm is None:
+            self._rm = self._fresh()
+        rm = self._rm
+        fixed = {t for t in range(len(line.turns)) if t not in free}
+        pins = _domain_pins(rm.model, rm.line_values(line, fixed))
+        if pins is None:
+            self.fresh_windows += 1
+            fresh = self._fresh()
+            fix_all_but(fresh, line, free)
+            fresh.hint_line(line)
+            yield fresh
+            return
+        self.shared_windows += 1
+        variables = rm.model.proto.variables
+        saved = {i: list(variables[i].domain) for i in pins}
+        try:
+            for i, v in pins.items():
+                variables[i].domain.clear()
+                variables[i].domain.extend([v, v])
+            rm.model.clear_hints()
+            rm.hint_line(line)
+            yield rm
+        finally:
+            for i, dom in saved.items():
+                variables[i].domain.clear()
+                variables[i].domain.extend(dom)
+
+
+def _domain_pins(model: cp_model.CpModel, values: list[tuple[Any, int]]) -> dict[int, int] | None:
+    """{variable index: value} that fixes these (variable or negated literal, value) pairs by
+    domains, or None when one cannot be fixed that way (then a fresh model states it)."""
+    pins: dict[int, int] = {}
+    variables = model.proto.variables
+    for var, value in values:
+        if isinstance(var, cp_model.IntVar):
+            i, v = var.index, value
+        elif isinstance(var, cp_model_helper.NotBooleanVariable):
+            i, v = var.negated().index, 1 - value
+        else:
+            return None
+        if pins.get(i, v) != v or not _in_domain(list(variables[i].domain), v):
+            return None
+        pins[i] = v
+    return pins
+
+
+def _in_domain(domain: list[int], v: int) -> bool:
+    """Is v in a CP-SAT domain (flat list of closed intervals)?"""
+    return any(lo <= v <= hi for lo, hi in zip(domain[::2], domain[1::2]))

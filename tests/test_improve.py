@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from solver.engine import Game, replay
 from solver.improve import ImproveSettings, consecutive_windows, fix_all_but, improve_line, line_score, pair_windows
-from solver.model import RoundModel
+from solver.model import ModelOptions, RoundModel
 from solver.playout import greedy_line
 from solver.realms import get_realm
 from solver.solve import STAR_WEIGHT, _window_solver, load_params, solve_optimal, witness_search
@@ -64,6 +64,78 @@ def test_one_window_changes_only_its_own_turns():
     for t in (2, 3):
         assert sorted(map(repr, found.turns[t].actions)) == sorted(map(repr, start.turns[t].actions))
     assert line_score(game, found, STAR_WEIGHT) >= line_score(game, start, STAR_WEIGHT)
+
+
+def _window_optimum(rm: RoundModel):
+    from solver.solve import make_solver, solve_with_cuts
+
+    solver = make_solver(load_params("optimal"), 30.0, 1)
+    res = solve_with_cuts(rm, solver)
+    assert res.status == "optimal"
+    return line_score(rm.game, res.line, STAR_WEIGHT), res.line
+
+
+def test_the_shared_window_model_answers_as_a_fresh_one():
+    """`WindowModel` builds the round model once and fixes a window's other turns by domains:
+    window after window (the line changing between them, cuts and Parks' lazily created literals
+    staying in the model) its proven optimum equals a freshly built model's, and the domains are
+    put back after each window."""
+    from solver.improve import WindowModel
+    from solver.realms import get_realm
+
+    game = Game(tuple(get_realm(k) for k in ("ark-nova", "parks", "wurfelwelten")), ((2, 5), (1, 3), (6, 6), (4, 4), (3, 5)))
+    wm = WindowModel(game, ModelOptions(), STAR_WEIGHT)
+    line = greedy_line(game)
+    base = None
+    for free in [(0, 1), (1, 3), (0, 4), (2, 3), (3, 4)]:
+        fresh = RoundModel(game)
+        fix_all_but(fresh, line, set(free))
+        fresh.model.maximize(STAR_WEIGHT * fresh.stars + fresh.leftover)
+        expected_score, _ = _window_optimum(fresh)
+        with wm.window(line, set(free)) as rm:
+            fixed = [i for i, v in enumerate(rm.model.proto.variables) if list(v.domain)[:1] * 2 == list(v.domain)]
+            score, found = _window_optimum(rm)
+        assert score == expected_score
+        domains = [list(v.domain) for v in rm.model.proto.variables]
+        if base is None:
+            base = domains
+            assert any(base[i][0] != base[i][1] for i in fixed)  # the window did fix variables
+        assert domains[:len(base)] == base
+        line = found  # the next window starts from the best line, as in the improver
+    assert wm.shared_windows == 5 and wm.fresh_windows == 0
+
+
+def test_the_shared_window_model_restores_domains_when_the_solve_fails():
+    from solver.improve import WindowModel
+
+    game = _game()
+    wm = WindowModel(game, ModelOptions(), STAR_WEIGHT)
+    line = greedy_line(game)
+    with wm.window(line, {0}) as rm:
+        pass
+    before = [list(v.domain) for v in rm.model.proto.variables]
+    try:
+        with wm.window(line, {1}):
+            raise RuntimeError("solve failed")
+    except RuntimeError:
+        pass
+    assert [list(v.domain) for v in rm.model.proto.variables][:len(before)] == before
+
+
+def test_values_the_domains_cannot_state_get_a_fresh_model():
+    """Two values for one variable, a value outside its domain, or an expression: `_domain_pins`
+    declines and the window is solved on a freshly built model with equality constraints."""
+    from ortools.sat.python import cp_model
+
+    from solver.improve import _domain_pins
+
+    m = cp_model.CpModel()
+    x = m.new_int_var(0, 4, "x")
+    b = m.new_bool_var("b")
+    assert _domain_pins(m, [(x, 3), (~b, 1)]) == {x.index: 3, b.index: 0}
+    assert _domain_pins(m, [(x, 3), (x, 2)]) is None
+    assert _domain_pins(m, [(x, 5)]) is None
+    assert _domain_pins(m, [(x + b, 1)]) is None
 
 
 def test_the_windows_consecutive_and_in_pairs():

@@ -131,7 +131,7 @@ def test_the_window_improver_and_the_long_round_order_count_only_the_turns_left(
     game = build_game(REALMS, str(EX / "round1.txt"))
     played = load_played(game, str(EX / "played-round1.txt"))
     order: list[str] = []
-    real_lp, real_solve, real_fix = S.lp_bound_of, S.solve_with_cuts, I.fix_all_but
+    real_lp, real_solve, real_window = S.lp_bound_of, S.solve_with_cuts, I.WindowModel.window
     windows: list[int] = []
 
     def lp_spy(model, objective, params):
@@ -143,13 +143,13 @@ def test_the_window_improver_and_the_long_round_order_count_only_the_turns_left(
             order.append("star search")
         return real_solve(rm, solver, *args, **kwargs)
 
-    def fix_spy(rm, line, free):
+    def window_spy(self, line, free):
         windows.append(min(free))
-        return real_fix(rm, line, free)
+        return real_window(self, line, free)
 
     monkeypatch.setattr(S, "lp_bound_of", lp_spy)
     monkeypatch.setattr(S, "solve_with_cuts", solve_spy)
-    monkeypatch.setattr(I, "fix_all_but", fix_spy)
+    monkeypatch.setattr(I.WindowModel, "window", window_spy)
     res = S.solve_optimal(game, 30, options=ModelOptions(played=played), prove=False)
     assert res.status == "optimal" and res.line is not None and res.line.turns[:6] == played.turns
     assert order and order[0] == "star search"
