@@ -53,6 +53,7 @@ def improve_line(
     stop_at: int | None = None,
     windows: Sequence[tuple[int, ...]] | None = None,
     per_window: float | None = None,
+    shared: "WindowModel | None" = None,
 ) -> tuple[Line, float]:
     """Slide a window of turns over the line; re-solve the window with the rest fixed.
 
@@ -63,7 +64,9 @@ def improve_line(
 
     `windows`: the turn sets to re-solve, in order (default: every `settings.window` consecutive
     turns; `pair_windows` for every two turns), each solved within `per_window` (default
-    `settings.per_window`) deterministic seconds."""
+    `settings.per_window`) deterministic seconds. `shared`: the round model to solve the windows
+    on (a `WindowModel` of this game and options, kept by the caller for its next improver run);
+    default: one built for this run."""
     best, best_score = line, line_score(game, line, star_weight)
     spent = 0.0
     first = options.played_turns  # played turns stay as played
@@ -73,7 +76,9 @@ def improve_line(
     if not windows:
         return best, spent
     limit = settings.per_window if per_window is None else per_window
-    shared = WindowModel(game, options, star_weight)
+    if shared is None:
+        shared = WindowModel(game, options, star_weight)
+    assert shared.game == game and shared.options == options and shared.star_weight == star_weight
     for _ in range(settings.passes):
         if stop_at is not None and best_score >= stop_at:
             break

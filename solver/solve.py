@@ -22,7 +22,7 @@ from .errors import IllegalAction
 from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
-from .improve import ImproveSettings, improve_line, line_score, pair_windows
+from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
@@ -344,12 +344,17 @@ def solve_optimal(
             return "cap"
         return None
 
+    # the improver's round models, built once per rule variant and shared by 2c and 3c (a model
+    # takes about 0.8 s wall to build on a 9-turn promo round; improve.WindowModel)
+    window_models: dict[str, WindowModel] = {}
+
     def improve_from(best_line: Line, stop_at: int | None,
                      on_better: Callable[[int], None] | None = None) -> None:
         """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
         score `stop_at`; its line joins the lines found, its time the answer's."""
         budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
-        found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at)
+        found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at,
+                                   shared=window_models)
         result.deterministic_time += used
         lines.append(found)
 
@@ -367,7 +372,8 @@ def solve_optimal(
         settings = improve_settings(params)
         found, used = improve_line(game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, settings,
                                    options, on_better, stop_at=stop_at,
-                                   windows=pair_windows(options.played_turns, game.turns), per_window=settings.per_pair)
+                                   windows=pair_windows(options.played_turns, game.turns), per_window=settings.per_pair,
+                                   shared=window_models.setdefault(game.rules.compensation, WindowModel(game, options, STAR_WEIGHT)))
         result.deterministic_time += used
         lines.append(found)
 
@@ -742,11 +748,26 @@ def improve_settings(params: dict[str, Any]) -> ImproveSettings:
     )
 
 
+def window_solver_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The CP-SAT parameters of the improver's window solves: the question's, each
+    `improve_solver_NAME` key (solver/params/round.toml) setting NAME. Why: a window's model is
+    the whole round with most turns fixed, and CP-SAT's full presolve of it took most of a
+    window's wall time (docs/performance.md, twentieth session)."""
+    out = dict(params)
+    prefix = "improve_solver_"
+    for key, value in params.items():
+        if key.startswith(prefix):
+            out[key[len(prefix):]] = value
+    return out
+
+
 def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[RoundModel, float], tuple[Line | None, float]]:
-    """Solve one window model of the improver (cuts included) within a deterministic limit."""
+    """Solve one window model of the improver (cuts included) within a deterministic limit, with
+    the question's CP-SAT parameters and its `improve_solver_*` keys in place of theirs."""
+    window_params = window_solver_params(params)
 
     def solve_window(rm: RoundModel, limit: float) -> tuple[Line | None, float]:
-        solver = make_solver(params, limit, workers)
+        solver = make_solver(window_params, limit, workers)
         _, line, _, _, used = solve_with_cuts(rm, solver)
         if line is not None:
             _replayed(rm.game, line)
@@ -757,7 +778,7 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
 
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
                  options: ModelOptions, progress: Callable[[int], None] | None = None,
-                 stop_at: int | None = None) -> tuple[Line, float]:
+                 stop_at: int | None = None, shared: dict[str, WindowModel] | None = None) -> tuple[Line, float]:
     """The window improver (solver/improve.py), first on the round under the rule option
     `compensation=off`, then with what is left of `budget` on the round itself; the best line
     (engine-scored in `game`) and the deterministic time spent.
@@ -767,8 +788,12 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     its window models are far smaller (a compensation pumpkin per die lets the proven 3-pumpkin
     bound grow to 6 per turn; without compensation it stays at 2): measured on 9-turn promo
     rounds from the same start and budget, 9 -> 14 and 9 -> 15 stars where the round's own
-    windows gave 10 and 12 (docs/performance.md)."""
+    windows gave 10 and 12 (docs/performance.md).
+
+    `shared`: the window models kept between the caller's improver runs, by the compensation
+    rule they were built under (filled here when missing)."""
     solve_window = _window_solver(params, workers)
+    shared = {} if shared is None else shared
     settings = improve_settings(params)
     best, spent = line, 0.0
     off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
@@ -779,16 +804,21 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             quick = params.get("quick_deterministic_time", 2.0)
             start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off, options.played)
             spent += min(quick, budget)
+        if "off" not in shared:
+            shared["off"] = WindowModel(off, options, STAR_WEIGHT)
         found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
-                                   progress, stop_at)
+                                   progress, stop_at, shared=shared["off"])
         spent += used
         _replayed(game, found)  # legal in the round itself, not only without compensation
         if line_score(game, found, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
             best = found
         if stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at:
             return best, spent
+    own = game.rules.compensation
+    if own not in shared:
+        shared[own] = WindowModel(game, options, STAR_WEIGHT)
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
-                               progress, stop_at)
+                               progress, stop_at, shared=shared[own])
     return found, spent + used
 
 

@@ -342,3 +342,52 @@ def test_2c_re_solves_two_turns_at_a_time_when_the_windows_stop_below_the_bound(
     assert windows_asked and windows_asked[0] == pair_windows(0, game.turns)
     assert res.stars_proven and res.stars == truth.stars
     assert replay(game, res.line).stars_total == truth.stars
+
+
+def test_improve_both_builds_each_window_model_once_for_all_its_runs(monkeypatch):
+    """`solve_optimal` runs the improver in 2c and again in 3c: with the same `shared` dict the
+    round model (and the one without compensation) is built once, not once per run."""
+    import solver.improve as I
+    import solver.solve as S
+
+    builds: list[str] = []
+    real = I.WindowModel._fresh
+
+    def spy(self):
+        builds.append(self.game.rules.compensation)
+        return real(self)
+
+    monkeypatch.setattr(I.WindowModel, "_fresh", spy)
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    start = greedy_line(game)
+    shared: dict = {}
+    for _ in range(2):
+        line, _ = S.improve_both(game, start, 20.0, load_params("optimal"), 1, ModelOptions(), shared=shared)
+        assert replay(game, line).legal
+    assert sorted(builds) == ["choice", "off"]
+    assert sorted(shared) == ["choice", "off"]
+
+
+def test_window_solves_take_the_improve_solver_settings(monkeypatch):
+    """round.toml's `improve_solver_NAME` keys set CP-SAT's NAME for the improver's window solves
+    only (the question's own solves keep theirs)."""
+    import solver.solve as S
+
+    params = load_params("optimal")
+    assert "improve_solver_symmetry_level" in params
+    seen: list[tuple[int, int]] = []
+    real = S.make_solver
+
+    def spy(p, limit, workers):
+        solver = real(p, limit, workers)
+        seen.append((solver.parameters.symmetry_level, solver.parameters.max_presolve_iterations))
+        return solver
+
+    monkeypatch.setattr(S, "make_solver", spy)
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    rm = RoundModel(game)
+    fix_all_but(rm, greedy_line(game), {0, 1})
+    rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
+    S._window_solver(params, 1)(rm, 2.0)
+    assert seen == [(params["improve_solver_symmetry_level"], params["improve_solver_max_presolve_iterations"])]
+    assert real(params, 1.0, 1).parameters.symmetry_level != params["improve_solver_symmetry_level"]
