@@ -106,6 +106,7 @@ def test_the_shared_window_model_answers_as_a_fresh_one():
 
 
 def test_the_shared_window_model_restores_domains_when_the_solve_fails():
+    """The domains come back even when the block ends in an exception."""
     from solver.improve import WindowModel
 
     game = _game()
@@ -124,7 +125,7 @@ def test_the_shared_window_model_restores_domains_when_the_solve_fails():
 
 def test_values_the_domains_cannot_state_get_a_fresh_model():
     """Two values for one variable, a value outside its domain, or an expression: `_domain_pins`
-    declines and the window is solved on a freshly built model with equality constraints."""
+    declines (the window then gets a fresh model: next test)."""
     from ortools.sat.python import cp_model
 
     from solver.improve import _domain_pins
@@ -136,6 +137,25 @@ def test_values_the_domains_cannot_state_get_a_fresh_model():
     assert _domain_pins(m, [(x, 3), (x, 2)]) is None
     assert _domain_pins(m, [(x, 5)]) is None
     assert _domain_pins(m, [(x + b, 1)]) is None
+
+
+def test_a_window_the_domains_cannot_fix_is_solved_on_a_fresh_model(monkeypatch):
+    """When `_domain_pins` declines, the window gets a freshly built model with the other turns
+    fixed by equalities, and its optimum is the shared model's."""
+    import solver.improve as I
+
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    line = greedy_line(game)
+    wm = I.WindowModel(game, ModelOptions(), STAR_WEIGHT)
+    with wm.window(line, {0, 2}) as rm:
+        shared_score, _ = _window_optimum(rm)
+    monkeypatch.setattr(I, "_domain_pins", lambda model, values: None)
+    with wm.window(line, {0, 2}) as rm:
+        assert rm is not wm._rm
+        fresh_score, found = _window_optimum(rm)
+    assert fresh_score == shared_score and wm.fresh_windows == 1 and wm.shared_windows == 1
+    for t in (1, 3):
+        assert sorted(map(repr, found.turns[t].actions)) == sorted(map(repr, line.turns[t].actions))
 
 
 def test_the_windows_consecutive_and_in_pairs():
