@@ -373,7 +373,7 @@ def solve_optimal(
         found, used = improve_line(game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, settings,
                                    options, on_better, stop_at=stop_at,
                                    windows=pair_windows(options.played_turns, game.turns), per_window=settings.per_pair,
-                                   shared=window_models.setdefault(game.rules.compensation, WindowModel(game, options, STAR_WEIGHT)))
+                                   shared=_window_model(window_models, game, options))
         result.deterministic_time += used
         lines.append(found)
 
@@ -776,6 +776,12 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
     return solve_window
 
 
+def _window_model(shared: dict[str, WindowModel], game: Game, options: ModelOptions) -> WindowModel:
+    """The improver's round model of `game` kept in `shared` (by its compensation rule), made
+    when missing (cheap: `WindowModel` builds its model at its first window)."""
+    return shared.setdefault(game.rules.compensation, WindowModel(game, options, STAR_WEIGHT))
+
+
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
                  options: ModelOptions, progress: Callable[[int], None] | None = None,
                  stop_at: int | None = None, shared: dict[str, WindowModel] | None = None) -> tuple[Line, float]:
@@ -804,21 +810,16 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             quick = params.get("quick_deterministic_time", 2.0)
             start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off, options.played)
             spent += min(quick, budget)
-        if "off" not in shared:
-            shared["off"] = WindowModel(off, options, STAR_WEIGHT)
         found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
-                                   progress, stop_at, shared=shared["off"])
+                                   progress, stop_at, shared=_window_model(shared, off, options))
         spent += used
         _replayed(game, found)  # legal in the round itself, not only without compensation
         if line_score(game, found, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
             best = found
         if stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at:
             return best, spent
-    own = game.rules.compensation
-    if own not in shared:
-        shared[own] = WindowModel(game, options, STAR_WEIGHT)
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
-                               progress, stop_at, shared=shared[own])
+                               progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used
 
 
