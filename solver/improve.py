@@ -5,9 +5,11 @@ line found (status unknown, with the proven bound). The one-model search often f
 on 9-turn rounds (docs/performance.md). This improver keeps every turn of the line fixed except
 a window of consecutive turns (or any set of turns: `pair_windows`, every two), asks the round
 model for the best play of that window (stars first, then leftover) and keeps it when the engine
-scores it higher; the window slides over the round. It only ever returns lines the engine
-replayed, never claims optimality, and changes no bound. Deterministic: the same line, rolls and budget give the same result (one worker,
-deterministic time).
+scores it higher; the window slides over the round. All windows are solved on one round model
+(`WindowModel`: the other turns fixed by domains, put back after each solve). It only ever
+returns lines the engine replayed, never claims optimality, and changes no bound.
+Deterministic: the same line, rolls and budget give the same result (one worker, deterministic
+time).
 """
 from __future__ import annotations
 
@@ -123,8 +125,12 @@ def pair_windows(first: int, turns: int) -> list[tuple[int, ...]]:
 
 def fix_all_but(rm: RoundModel, line: Line, free: set[int]) -> None:
     """Fix every decision of the line's turns not in `free` (0-based) in the model."""
-    fixed = {t for t in range(len(line.turns)) if t not in free}
-    rm.fix_values(rm.line_values(line, fixed))
+    rm.fix_values(rm.line_values(line, _fixed_turns(line, free)))
+
+
+def _fixed_turns(line: Line, free: set[int]) -> set[int]:
+    """The line's turns (0-based) a window keeps as played: all but `free`."""
+    return {t for t in range(len(line.turns)) if t not in free}
 
 
 class WindowModel:
@@ -160,8 +166,7 @@ class WindowModel:
         if self._rm is None:
             self._rm = self._fresh()
         rm = self._rm
-        fixed = {t for t in range(len(line.turns)) if t not in free}
-        pins = _domain_pins(rm.model, rm.line_values(line, fixed))
+        pins = _domain_pins(rm.model, rm.line_values(line, _fixed_turns(line, free)))
         if pins is None:
             self.fresh_windows += 1
             fresh = self._fresh()
