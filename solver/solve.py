@@ -159,12 +159,22 @@ def lp_model(game: Game, options: ModelOptions) -> RoundModel:
     return build(game, lp_options(options))
 
 
-def extras_split(game: Game, options: ModelOptions, params: dict[str, Any], base: RoundModel | None = None) -> ExtrasSplit:
+def star_lp(lp_rm: RoundModel, params: dict[str, Any]) -> tuple[LpBound | None, LpRelaxation | None]:
+    """The round's star LP (`lp_bound_of` of the LP's model `lp_rm`) and its relaxation, kept for
+    the extras split's rows (`extras_split(relaxation=...)`), which GLOP then solves warm."""
+    rel = relaxation_of(lp_rm.model, lp_rm.stars, params)
+    return (rel.solve() if rel is not None else None), rel
+
+
+def extras_split(game: Game, options: ModelOptions, params: dict[str, Any], base: RoundModel | None = None,
+                 relaxation: LpRelaxation | None = None) -> ExtrasSplit:
     """The question's proof by cases on 3-pumpkin activations (solver/split.py); `base`: the
-    LP's round model already built (`lp_model`; its relaxation is reused, not rebuilt)."""
+    LP's round model already built (`lp_model`; its relaxation is reused, not rebuilt);
+    `relaxation`: base's relaxation already built by `star_lp` (the split's rows go into it)."""
     return ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params), lp_model_options=lp_options(options),
                        max_k=int(params.get("split_max_extras", 0)),
-                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params), base=base)
+                       relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params), base=base,
+                       relaxation=relaxation)
 
 
 def lp_proof(question: str, lp: LpBound) -> dict[str, Any]:
@@ -329,6 +339,7 @@ def solve_optimal(
     star_progress = (lambda best, bound: progress(best, bound)) if progress else None
     stars_proven, proven_by, line = False, None, None
     lp: LpBound | None = None
+    star_rel: LpRelaxation | None = None  # the star LP's relaxation, which the extras split re-solves warm
 
     def best_so_far() -> Line:
         return max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
@@ -418,7 +429,7 @@ def solve_optimal(
         return lp_rm
 
     if long_round:
-        lp = lp_bound_of(lp_round_model().model, lp_round_model().stars, params)
+        lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound
         improve_to_bound()
@@ -442,7 +453,7 @@ def solve_optimal(
     # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
     # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     if not stars_proven and not long_round:
-        lp = lp_bound_of(lp_round_model().model, lp_round_model().stars, params)
+        lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
         improve_to_bound()
@@ -455,7 +466,7 @@ def solve_optimal(
     # the rest are asked of a far smaller model
     split: ExtrasSplit | None = None
     if lp is not None:
-        split = extras_split(game, options, params, base=lp_round_model())
+        split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
         regions_tried: set[int] = set()  # k asked by region_solved
@@ -570,7 +581,7 @@ def solve_optimal(
             result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
             if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
                 proven_left = _leftover_split(game, left_options, rm2, rel, extras_row, stars, lines, params,
-                                              time_limit, workers, result)
+                                              time_limit, workers, result, bound=result.leftover_bound)
                 if proven_left is not None:
                     result.leftover_bound, leftover_proven = proven_left, True
 
@@ -684,7 +695,7 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpRelaxation, extras_row: int,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
-                    workers: int | None, result: RoundResult) -> int | None:
+                    workers: int | None, result: RoundResult, bound: int | None = None) -> int | None:
     """3b: the most leftover with `stars` stars, proven by cases on 3-pumpkin activations (as the
     extras split does for stars; docs/model.md). The lines with none are asked first (the
     smallest model; measured, that is where the most leftover was); then k is the smallest count
@@ -692,8 +703,10 @@ def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpR
     found, and the lines with at most k - 1 are asked of their small model: its proven optimum
     is the round's. Each 3-pumpkin activation costs 3 pumpkins and the LP pays them: measured on
     a 9-turn Ark Nova + Libertalia + Würfelwelten round at 18 stars, leftover LP 12.25 / 9.75 /
-    6.75 / 1.5 for k = 0..3. Returns the proven leftover, or None (a region not proven within the
-    limit, or no k up to `split_max_extras`)."""
+    6.75 / 1.5 for k = 0..3. `bound`: a proven bound on the round's leftover (the whole LP's):
+    a line meeting it needs no LP of k (measured on bench seed 13: 9.8 s of GLOP saved). Returns
+    the proven leftover, or None (a region not proven within the limit, or no k up to
+    `split_max_extras`)."""
     max_k = int(params.get("split_max_extras", 0))
     if rm2.options.max_total_extras is not None:  # rm2 is itself a region of the star split
         max_k = min(max_k, rm2.options.max_total_extras)
@@ -712,6 +725,8 @@ def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpR
 
     none_solved = region_solved(1)
     best = _best_leftover(game, lines, stars)
+    if bound is not None and best >= bound:
+        return best  # the line found meets the proven bound
     for k in range(1, max_k + 1):
         rel.set_bounds(extras_row, k, INF)
         lp_k = rel.solve()
@@ -854,13 +869,14 @@ def prove_no_more(game: Game, stars: int, time_limit: float | None = None, worke
     order would be a better legal line: then the claimed optimum was wrong."""
     params = load_params("proof")
     lp_rm = lp_model(game, options) if lp_first or split_first else None
+    star_rel: LpRelaxation | None = None
     if lp_first and lp_rm is not None:
-        lp = lp_bound_of(lp_rm.model, lp_rm.stars, params)
+        lp, star_rel = star_lp(lp_rm, params)
         if lp is not None and lp.integer_bound <= stars:
             return lp_proof(f"stars >= {stars + 1}", lp)
     rm = build(game, options)
     if split_first:
-        split = extras_split(game, options, params, base=lp_rm)
+        split = extras_split(game, options, params, base=lp_rm, relaxation=star_rel)
         found_k = split.smallest_k(stars)
         if found_k is not None:
             k, lp_k = found_k
@@ -970,14 +986,14 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
     params = load_params("target")
     t_lp = time.perf_counter()
     lp_rm = lp_model(game, options)
-    lp = lp_bound_of(lp_rm.model, lp_rm.stars, params)
+    lp, star_rel = star_lp(lp_rm, params)
     if lp is not None and lp.integer_bound < target:
         # the LP relaxation alone decides it (measured: 9-turn rounds where CP-SAT's bound stays at 18)
         result = RoundResult("target", "unreachable", target=target, params=effective_params(make_solver(params, time_limit, workers)),
                              star_bound=lp.integer_bound, proof=lp_proof(f"stars >= {target}", lp))
         result.solve_time = time.perf_counter() - t_lp
         return result
-    split_answer = _target_by_split(game, target, lp, params, time_limit, workers, options, lp_rm) if lp is not None else None
+    split_answer = _target_by_split(game, target, lp, params, time_limit, workers, options, lp_rm, star_rel) if lp is not None else None
     if split_answer is not None:
         split_answer.solve_time = time.perf_counter() - t_lp
         return split_answer
@@ -1017,12 +1033,13 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
 
 
 def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any], time_limit: float | None,
-                     workers: int | None, options: ModelOptions, lp_rm: RoundModel | None = None) -> RoundResult | None:
+                     workers: int | None, options: ModelOptions, lp_rm: RoundModel | None = None,
+                     star_rel: LpRelaxation | None = None) -> RoundResult | None:
     """The target asked by cases on 3-pumpkin activations (solver/split.py): when the lines with
     >= k of them are below the target by the LP, the target is asked of the small model of the
     others. INFEASIBLE there: unreachable (proof method extras-split); a line: a witness. None when
     the split does not apply or does not decide (the whole model is asked next)."""
-    split = extras_split(game, options, params, base=lp_rm)
+    split = extras_split(game, options, params, base=lp_rm, relaxation=star_rel)
     found_k = split.smallest_k(target - 1)
     if found_k is None:
         return None

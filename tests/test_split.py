@@ -129,6 +129,29 @@ def test_the_warm_relaxation_gives_the_bounds_of_fresh_lps() -> None:
     assert len(base.model.proto.constraints) == rows
 
 
+def test_the_split_re_solves_the_star_lp_s_own_relaxation() -> None:
+    """Given the star LP's relaxation (solve.star_lp), the split adds its row there and builds no
+    relaxation of its own, with the bounds of fresh LPs; the star LP itself is the fresh one's."""
+    from solver.solve import extras_split, lp_options, star_lp
+
+    params = {"lp_deterministic_time": 20, "split_max_extras": 3}
+    base = RoundModel(ROUND, lp_options(NO_TRICKS))
+    whole, rel = star_lp(base, params)
+    assert whole is not None and rel is not None
+    assert whole.integer_bound == lp_bound_of(base.model, base.stars, params).integer_bound  # type: ignore[union-attr]
+    warm = extras_split(ROUND, NO_TRICKS, params, base=base, relaxation=rel)
+    warm.relaxation_of = None  # the split must not build a relaxation (nor fall back on fresh LPs)
+    warm.lp_bound_of = lambda m, o: pytest.fail("a fresh LP was asked")
+    cold = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: lp_bound_of(m, o, params), lp_model_options=lp_options(NO_TRICKS))
+    rows = len(rel.rows)
+    for k in (1, 2, 3):
+        w, c = warm.lp(k), cold.lp(k)
+        assert w is not None and c is not None
+        assert abs(w.lp_value - c.lp_value) < 1e-6 and w.integer_bound == c.integer_bound
+    assert len(rel.rows) == rows + 1  # one row, tightened k by k
+    assert warm.lp(3).integer_bound < whole.integer_bound  # type: ignore[union-attr]  # it binds
+
+
 def _fake(bounds: dict[int, int]) -> ExtrasSplit:
     split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: None, max_k=3)
     split.lps = {k: LpBound(float(b), Fraction(b), 0, 0, 0, 0.0) for k, b in bounds.items()}
@@ -251,6 +274,35 @@ def test_the_leftover_split_proves_the_most_leftover() -> None:
                             S.RoundResult("optimal", "unknown"))
     assert got == truth.leftover
     assert S._best_leftover(game, lines, truth.stars) == truth.leftover  # a line shows it
+
+
+def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatch) -> None:
+    """3b with a proven bound on the round's leftover (the whole leftover LP's): once the region
+    without 3-pumpkin activations gives a line meeting it, no LP of "at least k" is asked; the
+    same call without the bound asks one (so the test can fail)."""
+    import solver.solve as S
+    from solver.lp_bound import INF, LpRelaxation
+    from solver.playout import greedy_line
+
+    game = SMALL
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
+    params = S.load_params("optimal")
+    real_solve = LpRelaxation.solve
+    for bound, asked in ((truth.leftover, 0), (None, 1)):
+        rm2 = S.build(game, ModelOptions())
+        rm2.model.add(rm2.stars >= truth.stars)
+        rel = S.relaxation_of(rm2.model, rm2.leftover, params)
+        assert rel is not None
+        row = rel.add_row(extras_terms(rm2), 0, INF)
+        assert rel.solve() is not None
+        solves: list[int] = []
+        monkeypatch.setattr(LpRelaxation, "solve", lambda self: solves.append(1) or real_solve(self))
+        got = S._leftover_split(game, ModelOptions(), rm2, rel, row, truth.stars, [greedy_line(game)], params, 30, 1,
+                                S.RoundResult("optimal", "unknown"), bound=bound)
+        monkeypatch.setattr(LpRelaxation, "solve", real_solve)
+        assert got == truth.leftover
+        assert len(solves) == asked, bound
 
 
 def test_a_long_round_asks_the_leftover_split_before_the_whole_model(monkeypatch) -> None:
