@@ -436,7 +436,8 @@ def solve_optimal(
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
-    if not stars_proven:
+    # (`lp_first_star_search` false: a long round with an LP bound goes on to the split, 2d)
+    if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
         status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1)
@@ -585,17 +586,18 @@ def solve_optimal(
                 if proven_left is not None:
                     result.leftover_bound, leftover_proven = proven_left, True
 
-        # long rounds whose stage-3 model is the whole round (no star-split region): the split
-        # first (measured: the whole model's leftover solve proved nothing at the 18-star cap)
-        split_first = long_round and rm2.options.max_total_extras is None
-        if split_first:
+        # long rounds: the split first (measured: where stage 3's model is the whole round, its
+        # leftover solve proved nothing at the 18-star cap; where it is a star-split region, the
+        # LP and the region without 3-pumpkin activations proved bench seeds 2, 11, 23 in 1.3 /
+        # 2.2 / 3.5 det-s, where that region's solve took 6.6 / 10 + 2.2 / 9.0; docs/performance.md)
+        if long_round:
             leftover_by_lp_and_split(None)
         if not leftover_proven:
             status2, bound2 = _solve_into(rm2, params, time_limit, workers, result, lines)
             if bound2 is not None:
                 result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
             leftover_proven = status2 == "optimal"
-            if not leftover_proven and not split_first:
+            if not leftover_proven and not long_round:
                 leftover_by_lp_and_split(bound2)
         if not leftover_proven:
             improve_leftover(stars)

@@ -242,7 +242,7 @@ def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
         return real(rm, solver, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", first_unknown)
-    monkeypatch.setattr(S, "lp_bound_of", lambda *a, **k: None)
+    monkeypatch.setattr(S, "star_lp", lambda *a, **k: (None, None))
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert calls == [1]
     assert res.stars_proven and res.stars == truth.stars and res.star_bound == truth.stars
@@ -298,8 +298,7 @@ def test_a_long_round_asks_the_lp_and_the_improver_before_cp_sat_s_star_search(m
     def params_with(first_turns: int):
         return lambda q: {**real_params(q), "lp_first_turns": first_turns}
 
-    monkeypatch.setattr(S, "lp_bound_of", lambda model, objective, params: _fake_lp(truth.stars)
-                        if "stars" in str(objective) else None)
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
     calls = _star_searches(monkeypatch, S)
     monkeypatch.setattr(S, "load_params", params_with(len(game.rolls)))
     res = S.solve_optimal(game, time_limit=30, prove=False)
@@ -310,17 +309,17 @@ def test_a_long_round_asks_the_lp_and_the_improver_before_cp_sat_s_star_search(m
 
 
 def test_a_long_round_below_the_lp_bound_still_asks_cp_sat(monkeypatch):
-    """The LP bound (faked one above the optimum) is not met: CP-SAT's search runs after the
-    improver, and its proven optimum is the answer."""
+    """The LP bound (faked one above the optimum) is not met: with `lp_first_star_search` on,
+    CP-SAT's search runs after the improver, and its proven optimum is the answer (off, the
+    default, the split comes next: tests/test_split.py)."""
     import solver.solve as S
 
     game = _game()
     truth = _truth()
     real_params = S.load_params
-    monkeypatch.setattr(S, "lp_bound_of", lambda model, objective, params: _fake_lp(truth.stars + 1)
-                        if "stars" in str(objective) else None)
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
     calls = _star_searches(monkeypatch, S)
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1})
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True})
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert calls == [1] and res.status == "optimal" and res.stars == truth.stars
 
@@ -351,7 +350,7 @@ def test_2c_re_solves_two_turns_at_a_time_when_the_windows_stop_below_the_bound(
         return real_line(game_, line, *args, **kwargs)
 
     monkeypatch.setattr(S, "solve_with_cuts", stage2_bound_only)
-    monkeypatch.setattr(S, "lp_bound_of", lambda *a, **k: None)
+    monkeypatch.setattr(S, "star_lp", lambda *a, **k: (None, None))
     monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
     monkeypatch.setattr(S, "improve_both", lambda game_, line, *a, **k: (line, 0.0))
     monkeypatch.setattr(S, "improve_line", lambda game_, line, *a, **k: (line, 0.0))

@@ -131,12 +131,12 @@ def test_the_window_improver_and_the_long_round_order_count_only_the_turns_left(
     game = build_game(REALMS, str(EX / "round1.txt"))
     played = load_played(game, str(EX / "played-round1.txt"))
     order: list[str] = []
-    real_lp, real_solve, real_window = S.lp_bound_of, S.solve_with_cuts, I.WindowModel.window
+    real_lp, real_solve, real_window = S.star_lp, S.solve_with_cuts, I.WindowModel.window
     windows: list[int] = []
 
-    def lp_spy(model, objective, params):
+    def lp_spy(lp_rm, params):
         order.append("lp")
-        return real_lp(model, objective, params)
+        return real_lp(lp_rm, params)
 
     def solve_spy(rm, solver, *args, **kwargs):
         if rm.options.max_total_extras is None and set(rm.model.proto.objective.vars) == {v.index for v in rm.realm_stars}:
@@ -147,7 +147,7 @@ def test_the_window_improver_and_the_long_round_order_count_only_the_turns_left(
         windows.append(min(free))
         return real_window(self, line, free)
 
-    monkeypatch.setattr(S, "lp_bound_of", lp_spy)
+    monkeypatch.setattr(S, "star_lp", lp_spy)
     monkeypatch.setattr(S, "solve_with_cuts", solve_spy)
     monkeypatch.setattr(I.WindowModel, "window", window_spy)
     res = S.solve_optimal(game, 30, options=ModelOptions(played=played), prove=False)

@@ -328,10 +328,76 @@ def test_a_long_round_asks_the_leftover_split_before_the_whole_model(monkeypatch
     monkeypatch.setattr(ExtrasSplit, "smallest_k", lambda self, *a, **k: None)  # no star-split region
     for first_turns, calls in ((1, []), (len(game.rolls) + 1, [1])):
         whole.clear()
-        monkeypatch.setattr(S, "load_params", lambda q, n=first_turns: {**real_params(q), "lp_first_turns": n})
+        # (CP-SAT's star search kept on the long round: it proves this 3-turn round's stars,
+        # which stage 3 needs; the split is switched off above)
+        monkeypatch.setattr(S, "load_params", lambda q, n=first_turns: {**real_params(q), "lp_first_turns": n,
+                                                                         "lp_first_star_search": True})
         res = S.solve_optimal(game, 30, prove=False)
         assert res.status == "optimal" and res.leftover == truth.leftover
         assert whole == calls, first_turns
+
+
+def test_a_long_round_asks_the_leftover_split_before_a_star_split_region_too(monkeypatch) -> None:
+    """Stage 3 of a long round whose model is a star-split region (here the lines with at most one
+    3-pumpkin activation): the leftover LP and the region without any first, and the stage-3
+    region's own leftover solve only if they do not prove it (the order before asked that region
+    first; measured on bench seeds 2, 11, 23: the leftover split proves them in 1.3-3.5 det-s,
+    the region's solve took 6.6-12.2)."""
+    import solver.solve as S
+    from solver.resources import KINDS
+
+    game = SMALL
+    truth = _small_truth()
+    real_params, real_solve, real_k = S.load_params, S.solve_with_cuts, ExtrasSplit.smallest_k
+    asked: list[int | None] = []  # max_total_extras of each leftover solve, in order
+
+    def spy(rm, solver, *args, **kwargs):
+        if set(rm.model.proto.objective.vars) == {rm.final_res[K].index for K in KINDS}:
+            asked.append(rm.options.max_total_extras)
+        return real_solve(rm, solver, *args, **kwargs)
+
+    def stage3_region_2(self, stars, strict=False):  # stage 3's model: the lines with at most one
+        return (2, real_k(self, stars, strict=False)[1]) if strict else real_k(self, stars, strict)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    monkeypatch.setattr(ExtrasSplit, "smallest_k", stage3_region_2)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True})
+    res = S.solve_optimal(game, 30, prove=False)
+    assert res.status == "optimal" and res.leftover == truth.leftover
+    assert asked == [0], asked  # the region without 3-pumpkin activations proved it; region 2 never asked
+
+
+def test_a_long_round_goes_from_the_improver_to_the_split_without_the_star_search(monkeypatch) -> None:
+    """A long round whose line stays below the LP bound after the improver: with
+    `lp_first_star_search` false (round.toml) CP-SAT's star search of the whole round is not
+    asked and the split proves the stars; with it true the search is asked first. Measured on
+    bench seeds 1, 18, 22: that search spent 10 det-s (17-19 s wall) and found nothing."""
+    import solver.solve as S
+    from solver.lp_bound import _objective
+
+    game = SMALL
+    truth = _small_truth()
+    real_params, real_solve = S.load_params, S.solve_with_cuts
+    searches: list[int] = []
+
+    def spy(rm, solver, *args, **kwargs):
+        whole = rm.options.max_total_extras is None and not rm.options.free_compensation
+        if whole and set(rm.model.proto.objective.vars) == set(_objective(rm.model, rm.stars)[0]):
+            searches.append(1)
+        return real_solve(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    # the improver finds nothing: the greedy line (below the LP bound) goes on
+    monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (line, 0.0))
+    monkeypatch.setattr(S, "improve_line", lambda game, line, *a, **k: (line, 0.0))
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    for search, count in ((False, 0), (True, 1)):
+        searches.clear()
+        monkeypatch.setattr(S, "load_params", lambda q, s=search: {**real_params(q), "lp_first_turns": 1,
+                                                                    "lp_first_star_search": s})
+        res = S.solve_optimal(game, 30, prove=False)
+        assert res.status == "optimal" and res.stars == truth.stars
+        assert len(searches) == count, search
 
 
 def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
@@ -354,7 +420,7 @@ def test_the_leftover_lp_gets_its_own_glop_limit(monkeypatch) -> None:
 
     monkeypatch.setattr(S, "relaxation_of", rel)
     monkeypatch.setattr(ExtrasSplit, "smallest_k", lambda self, *a, **k: None)  # stage 3 on the whole round
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True,
                                                      "lp_deterministic_time": 5.0, "leftover_lp_deterministic_time": 7.5})
     res = S.solve_optimal(game, 30, prove=False)
     assert res.status == "optimal" and res.leftover == truth.leftover
