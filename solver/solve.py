@@ -318,7 +318,8 @@ def solve_optimal(
        improver (2c; first on the round without compensation, a restriction whose windows are
        far smaller), stopping when the line meets that bound (which then proves its stars);
        then the split on 3-pumpkin activations (2d, solver/split.py). Long rounds
-       (`lp_first_turns`) ask 2b and 2c first (2a) and CP-SAT's search only if still needed.
+       (`lp_first_turns`) ask 2b and 2c first (2a), then 2d; CP-SAT's star search only when
+       the LP gave no bound (or `lp_first_star_search`).
     3. With that many stars, most leftover resources (in the split's small model when the stars
        were proven by the LP or the split and no line outside it has that many); still unproven,
        the window improver raises the line's leftover (3c; a line source only).
@@ -415,8 +416,9 @@ def solve_optimal(
             improve_by_pairs(STAR_WEIGHT * stars + bound)
 
     # 2a. long rounds: the LP relaxation's checked bound first (solver/lp_bound.py), then the
-    # window improver up to it; CP-SAT's star search only if the line is still below it
-    # (measured: on 9-turn rounds that search never proved the stars, docs/performance.md)
+    # window improver up to it; CP-SAT's star search only if the line is still below it and the
+    # LP gave no bound, or `lp_first_star_search` asks it (measured: on 9-turn rounds that search
+    # never proved the stars, nor found better lines than the improver; docs/performance.md)
     # (the turns still to play: played turns are fixed, `ModelOptions.played`)
     free_turns = game.turns - options.played_turns
     long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
@@ -436,7 +438,6 @@ def solve_optimal(
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
-    # (`lp_first_star_search` false: a long round with an LP bound goes on to the split, 2d)
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
