@@ -574,6 +574,26 @@ def test_a_region_unproven_from_its_hint_is_refuted_by_star_cases(monkeypatch) -
     assert res.status == "optimal" and not asked  # switched off in the parameters
 
 
+def test_the_needed_region_s_star_cases_come_before_its_own_solve(monkeypatch) -> None:
+    """2d with `star_cases_first`: the best line (here the optimum, 5 stars) needs the region
+    without 3-pumpkin activations (its LP with at least one is 5.38), so its star cases are asked
+    first and refute 6 stars: no hinted solve of that region at all. Without it, that solve comes
+    first (and proves the round itself)."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    assert truth.line is not None and truth.stars == 5
+    for first in (True, False):
+        regions = _only_the_greedy_line_before_the_split(monkeypatch, star_cases=True)
+        monkeypatch.setattr(S, "improve_both", lambda game, line, *a, **k: (truth.line, 0.0))
+        monkeypatch.setattr(S, "load_params", lambda q, real=S.load_params, f=first: {**real(q), "star_cases_first": f})
+        res = S.solve_optimal(SMALL, 30, prove=False)
+        monkeypatch.undo()
+        assert res.status == "optimal" and res.stars == 5
+        hinted = [r for r in regions if r[1]]
+        assert (hinted == []) if first else (regions[0] == (0, True, False)), (first, regions)
+
+
 def test_a_split_proof_falls_back_on_the_region_s_proven_maximum(monkeypatch) -> None:
     """The certificate's proof by the split: when "one star more" is not decided INFEASIBLE on the
     region (here made to end UNKNOWN), the region's proven maximum (at most the stars) decides it
