@@ -169,8 +169,9 @@ def star_lp(lp_rm: RoundModel, params: dict[str, Any]) -> tuple[LpBound | None, 
 def extras_split(game: Game, options: ModelOptions, params: dict[str, Any], base: RoundModel | None = None,
                  relaxation: LpRelaxation | None = None) -> ExtrasSplit:
     """The question's proof by cases on 3-pumpkin activations (solver/split.py); `base`: the
-    LP's round model already built (`lp_model`; its relaxation is reused, not rebuilt);
-    `relaxation`: base's relaxation already built by `star_lp` (the split's rows go into it)."""
+    LP's round model already built (`lp_model`; the model is not built again); `relaxation`:
+    base's relaxation already built and solved by `star_lp` (the split's row goes into it, so
+    neither is built again)."""
     return ExtrasSplit(game, options, lambda mdl, obj: lp_bound_of(mdl, obj, params), lp_model_options=lp_options(options),
                        max_k=int(params.get("split_max_extras", 0)),
                        relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params), base=base,
