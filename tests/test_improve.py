@@ -411,3 +411,24 @@ def test_window_solves_take_the_improve_solver_settings(monkeypatch):
     S._window_solver(params, 1)(rm, 2.0)
     assert seen == [(params["improve_solver_symmetry_level"], params["improve_solver_max_presolve_iterations"])]
     assert real(params, 1.0, 1).parameters.symmetry_level != params["improve_solver_symmetry_level"]
+
+
+def test_with_no_lp_bound_the_improver_stops_at_the_star_cap(monkeypatch):
+    """A long round whose star LP gave no bound (GLOP at its limit): 2c's improver is asked to stop
+    at the star cap, not to run its whole budget (measured on bench seed 41: five windows after
+    18 stars, none better)."""
+    import solver.solve as S
+
+    game = _game()
+    real_both, real_params = S.improve_both, S.load_params
+    stops: list[int | None] = []
+
+    def spy(*args, **kwargs):
+        stops.append(kwargs.get("stop_at"))
+        return real_both(*args, **kwargs)
+
+    monkeypatch.setattr(S, "improve_both", spy)
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (None, None))
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1})
+    S.solve_optimal(game, time_limit=5, prove=False)
+    assert stops and stops[0] == STAR_WEIGHT * game.rules.star_cap * len(game.realms)
