@@ -397,7 +397,7 @@ def solve_optimal(
         if meets_bound(best_line) is None:
             shown_bound = result.star_bound
             on_better = (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None
-            # no bound: the star cap (measured on bench seed 41, no star LP within its limit: five
+            # no bound: the star cap (measured on bench seed 41, no star LP within its limit: four
             # more windows after the line's 18 stars, 6 s wall, none better)
             cap = game.rules.star_cap * len(game.realms)
             stop_at = STAR_WEIGHT * (shown_bound if shown_bound is not None else cap)

@@ -415,7 +415,7 @@ def test_window_solves_take_the_improve_solver_settings(monkeypatch):
 
 def test_with_no_lp_bound_the_improver_stops_at_the_star_cap(monkeypatch):
     """A long round whose star LP gave no bound (GLOP at its limit): 2c's improver is asked to stop
-    at the star cap, not to run its whole budget (measured on bench seed 41: five windows after
+    at the star cap, not to run its whole budget (measured on bench seed 41: four windows after
     18 stars, none better)."""
     import solver.solve as S
 
