@@ -342,6 +342,7 @@ def solve_optimal(
     stars_proven, proven_by, line = False, None, None
     lp: LpBound | None = None
     star_rel: LpRelaxation | None = None  # the star LP's relaxation, which the extras split re-solves warm
+    cap = game.rules.star_cap * len(game.realms)  # the most stars any line can have
 
     def best_so_far() -> Line:
         return max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
@@ -353,7 +354,7 @@ def solve_optimal(
             return "lp"  # the LP bound proves the line's star count
         if result.star_bound is not None and cand_stars >= result.star_bound:
             return "cp-sat"  # CP-SAT's own proven bound (e.g. 18 stars, the cap)
-        if cand_stars >= game.rules.star_cap * len(game.realms):
+        if cand_stars >= cap:
             return "cap"
         return None
 
@@ -399,7 +400,6 @@ def solve_optimal(
             on_better = (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None
             # no bound: the star cap (measured on bench seed 41, no star LP within its limit: four
             # more windows after the line's 18 stars, 6 s wall, none better)
-            cap = game.rules.star_cap * len(game.realms)
             stop_at = STAR_WEIGHT * (shown_bound if shown_bound is not None else cap)
             improve_from(best_line, stop_at, on_better)
             if meets_bound(best_so_far()) is None:
