@@ -46,8 +46,9 @@ def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
 
 
 def one_round(seed: int, keys: list[str], rolls: tuple, rules: RuleSet, played_turns: int, no_tricks: bool,
-              target: int | None, time_limit: float) -> tuple[int, list[str], RoundResult, float]:
-    """One bench round, timed (module level: `--jobs` runs it in other processes)."""
+              target: int | None, time_limit: float, speculate: bool | None = None) -> tuple[int, list[str], RoundResult, float]:
+    """One bench round, timed (module level: `--jobs` runs it in other processes; `speculate`:
+    solve_optimal's, None = round.toml's)."""
     game = Game(tuple(get_realm(k) for k in keys), rolls, rules)
     t0 = time.perf_counter()
     played = Line(greedy_line(game).turns[:played_turns]) if played_turns else None
@@ -55,7 +56,7 @@ def one_round(seed: int, keys: list[str], rolls: tuple, rules: RuleSet, played_t
     if target is not None:
         res = solve_target(game, target, time_limit=time_limit, options=options)
     else:
-        res = solve_optimal(game, time_limit=time_limit, options=options, prove=False)
+        res = solve_optimal(game, time_limit=time_limit, options=options, prove=False, speculate=speculate)
     wall = time.perf_counter() - t0
     print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} leftover={res.leftover} "
           f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s", file=sys.stderr, flush=True)
@@ -74,6 +75,8 @@ def main() -> None:
     ap.add_argument("--target", type=int, default=None, help="ask 'are N stars reachable?' instead of the optimum")
     ap.add_argument("--played", type=int, default=0,
                     help="mid-round questions: the first K turns of the greedy line are played (`solve round --played`)")
+    ap.add_argument("--no-speculate", action="store_true",
+                    help="no solve on a spare core (solver/speculate.py): the sequential path's wall times")
     ap.add_argument("--jobs", type=int, default=1,
                     help="rounds solved at once, one process each (wall times then share the cores; statuses do not change)")
     args = ap.parse_args()
@@ -87,7 +90,9 @@ def main() -> None:
         table.add_column(col)
     solved: list[float] = []
     statuses: dict[str, int] = {}
-    calls = [(seed, keys, rolls, rules, args.played, args.no_tricks, args.target, args.time_limit)
+    # rounds solved at once already share the cores: no speculative solves then
+    speculate = False if args.no_speculate or args.jobs > 1 else None
+    calls = [(seed, keys, rolls, rules, args.played, args.no_tricks, args.target, args.time_limit, speculate)
              for seed, keys, rolls in instances(args.n, args.turns, pool, args.seed)]
     for seed, keys, res, wall in run_all(one_round, calls, args.jobs):
         statuses[res.status] = statuses.get(res.status, 0) + 1

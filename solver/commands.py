@@ -108,9 +108,11 @@ def solve_round(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     played: Line | None = None,
+    speculate: bool | None = None,
 ) -> RoundResult:
     """Best line (proven) or, with a target, reachable / unreachable; 'unknown' when a limit hits.
-    `played` (from `load_played`): the first turns as played; the answer is about the rest."""
+    `played` (from `load_played`): the first turns as played; the answer is about the rest.
+    `speculate`: solve_optimal's (False when other rounds are solved at once)."""
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"--time-limit: must be positive, got {time_limit}")
     if workers is not None and workers < 1:
@@ -120,7 +122,8 @@ def solve_round(
         if target < 0:
             raise InputError(f"--target: must be 0 or more stars, got {target}")
         return solve_target(game, target, time_limit, workers, options=ModelOptions(played=played))
-    return solve_optimal(game, time_limit, workers, options=ModelOptions(played=played), progress=progress)
+    return solve_optimal(game, time_limit, workers, options=ModelOptions(played=played), progress=progress,
+                         speculate=speculate)
 
 
 @dataclass(frozen=True)
@@ -204,5 +207,8 @@ def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: 
     for game in games:
         require_solver_model(game)
     shown = progress if jobs == 1 or len(games) <= 1 else None
-    results = run_all(solve_round, [(game, None, time_limit, workers, shown) for game in games], jobs, rounds_done)
+    # rounds solved at once already share the cores: no speculative solves then (solver/speculate.py)
+    speculate = None if jobs == 1 or len(games) <= 1 else False
+    results = run_all(solve_round, [(game, None, time_limit, workers, shown, None, speculate) for game in games], jobs,
+                      rounds_done)
     return GameResult(tuple(zip(games, results)))

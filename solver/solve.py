@@ -8,6 +8,7 @@ Every line returned has been replayed by the engine; a disagreement raises Model
 from __future__ import annotations
 
 import math
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field, replace as dc_replace
@@ -25,6 +26,7 @@ from .playout import greedy_line
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .model import ModelOptions, RoundModel
+from .speculate import Speculation, spare_core
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
 from .star_cases import CaseAnswer, case_lp_bounds, refute_by_cases
 
@@ -94,7 +96,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "region_", "star_cases_")):
+        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "region_", "star_cases_", "speculate")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -253,6 +255,7 @@ def solve_with_cuts(
     progress: Callable[[int, int], None] | None = None,
     stop_at: int | None = None,
     scale: int = STAR_WEIGHT,
+    cancelled: threading.Event | None = None,
 ) -> CutSolve:
     """Solve; when the model's optimum has a turn with no legal order, cut that play off and
     solve again. Returns (status, best legal line, proven objective bound, cuts, deterministic
@@ -261,22 +264,26 @@ def solve_with_cuts(
     parameters an answer reports are the ones asked, not what was left after a cut).
 
     The model is a relaxation of the rules and every cut removes only plays the engine proved
-    illegal in every order, so each solve's bound is valid for every legal line."""
+    illegal in every order, so each solve's bound is valid for every legal line. `cancelled`
+    (a speculative solve, solver/speculate.py): set, no further solve is started."""
     assert not rm.options.free_compensation, "lines are never taken from the LP's model"
     budget = solver.parameters.max_deterministic_time
     try:
-        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale)
+        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale, cancelled)
     finally:
         solver.parameters.max_deterministic_time = budget
 
 
 def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
-                     progress: Callable[[int, int], None] | None, stop_at: int | None, scale: int) -> CutSolve:
+                     progress: Callable[[int, int], None] | None, stop_at: int | None, scale: int,
+                     cancelled: threading.Event | None = None) -> CutSolve:
     cuts = 0
     spent = 0.0
     keeper = _LineKeeper(rm, progress, stop_at, scale)
     bound: int | None = None
     while True:
+        if cancelled is not None and cancelled.is_set():
+            return CutSolve("unknown", None, None, cuts, spent)
         status = solver.solve(rm.model, keeper)
         spent += solver.deterministic_time
         if status == cp_model.INFEASIBLE:
@@ -310,6 +317,7 @@ def solve_optimal(
     options: ModelOptions = ModelOptions(),
     progress: Callable[[int, int], None] | None = None,
     prove: bool = True,
+    speculate: bool | None = None,
 ) -> RoundResult:
     """Most stars, then most leftover resources; proven when status is 'optimal'.
 
@@ -325,9 +333,49 @@ def solve_optimal(
        were proven by the LP or the split and no line outside it has that many); still unproven,
        the window improver raises the line's leftover (3c; a line source only).
     Measured: asking for stars alone first proves far faster than the weighted objective
-    (docs/performance.md). The time limit applies to each of 2 and 3."""
+    (docs/performance.md). The time limit applies to each of 2 and 3.
+    `speculate` (None: round.toml's `speculate`): on long rounds the star LP runs beside stage 1,
+    and stage 3's leftover solve without 3-pumpkin activations beside its LPs, on a spare core
+    (solver/speculate.py; the same answer, less wall time); only with one CP-SAT worker and a
+    second core."""
     params = load_params("optimal")
+    one_worker = int(workers if workers is not None else params.get("num_workers", 1)) == 1
+    speculate_on = (speculate if speculate is not None else bool(params.get("speculate", False))) \
+        and one_worker and spare_core()
     t0 = time.perf_counter()
+    # (the turns still to play: played turns are fixed, `ModelOptions.played`)
+    free_turns = game.turns - options.played_turns
+    long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
+    # long rounds ask the star LP first (2a) whatever the quick line: on a spare core it is built
+    # and solved beside the quick line (solver/speculate.py; the same LP, less wall time)
+    star_lp_task = Speculation("star-lp", lambda task: _star_lp_of(game, options, params)) \
+        if long_round and speculate_on else None
+    try:
+        return _solve_optimal(game, time_limit, workers, options, progress, prove, params, t0, long_round,
+                              speculate_on, star_lp_task)
+    finally:
+        if star_lp_task is not None:
+            star_lp_task.cancel()
+
+
+def _star_lp_of(game: Game, options: ModelOptions, params: dict[str, Any]) -> tuple[RoundModel, LpBound | None, LpRelaxation | None]:
+    """The long round's star LP (2a): its model (`lp_model`), bound and relaxation."""
+    lp_rm = lp_model(game, options)
+    return (lp_rm, *star_lp(lp_rm, params))
+
+
+def _split_lps(split: ExtrasSplit) -> None:
+    """The split's LPs k = 1, 2, ... as `ExtrasSplit.smallest_k` asks them (in order, warm, up to
+    the first with no bound), kept in `split.lps`."""
+    for k in range(1, split.max_k + 1):
+        if split.lp(k) is None:
+            return
+
+
+def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, options: ModelOptions,
+                   progress: Callable[[int, int], None] | None, prove: bool, params: dict[str, Any], t0: float,
+                   long_round: bool, speculate_on: bool, star_lp_task: Speculation | None) -> RoundResult:
+    """solve_optimal's stages (see there)."""
     first = _quick_line(game, params, time_limit, options) if options.extras is None else None
     if first is None:
         first = greedy_line(game, options.played)  # always a legal line to start from (and to show)
@@ -423,9 +471,6 @@ def solve_optimal(
     # window improver up to it; CP-SAT's star search only if the line is still below it and the
     # LP gave no bound, or `lp_first_star_search` asks it (measured: on 9-turn rounds that search
     # never proved the stars, nor found better lines than the improver; docs/performance.md)
-    # (the turns still to play: played turns are fixed, `ModelOptions.played`)
-    free_turns = game.turns - options.played_turns
-    long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
     lp_rm: RoundModel | None = None
 
     def lp_round_model() -> RoundModel:
@@ -434,10 +479,20 @@ def solve_optimal(
             lp_rm = lp_model(game, options)
         return lp_rm
 
+    split: ExtrasSplit | None = None
+    split_task: Speculation | None = None
     if long_round:
-        lp, star_rel = star_lp(lp_round_model(), params)
+        if star_lp_task is not None:
+            lp_rm, lp, star_rel = star_lp_task.take("star-lp")
+        else:
+            lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound
+            if speculate_on:
+                # the split's LPs (2d, and stage 3's region) on a spare core beside the improver:
+                # asked in the order smallest_k asks them, so the same values
+                split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
+                split_task = Speculation("split-lps", lambda task: _split_lps(split))
         improve_to_bound()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
@@ -470,8 +525,9 @@ def solve_optimal(
     # 2d. still not proven, the LP reached but not met: proof by cases on the round's 3-pumpkin
     # activations (solver/split.py): lines with >= k of them are below the best line by the LP,
     # the rest are asked of a far smaller model
-    split: ExtrasSplit | None = None
-    if lp is not None:
+    if split_task is not None:
+        split_task.take("split-lps")  # (asked beside 2c: wait for them)
+    elif lp is not None:
         split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
@@ -561,54 +617,64 @@ def solve_optimal(
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
         left_options = dc_replace(options, first_activations_paid=True)  # (ModelOptions: measured here)
-        rm2 = None
-        if split is not None:
-            found_k2 = split.smallest_k(stars, strict=True)
-            if found_k2 is not None:
-                # lines with more 3-pumpkin activations have fewer stars
-                rm2 = split.region(found_k2[0], first_activations_paid=True)
-        if rm2 is None:
-            rm2 = build(game, left_options)
-        rm2.model.add(rm2.stars >= stars)
-        rm2.model.maximize(rm2.leftover)
-        if rm2.options.max_total_extras is None or line_extras(line) <= rm2.options.max_total_extras:
-            rm2.hint_line(line)
-        leftover_proven = False
+        # long rounds: the leftover solve of the lines without 3-pumpkin activations, which 3b
+        # (or stage 3's own solve, when that is its model) asks after the LPs, started now on a
+        # spare core (solver/speculate.py: used only if asked exactly so; the same answers)
+        spec: Speculation | None = None
+        if long_round and speculate_on:
+            region0, hint0 = dc_replace(left_options, max_total_extras=0), _best_in_region(game, lines, 0, stars)
+            spec = Speculation((region0, stars, hint0),
+                               lambda task: leftover_solve(game, region0, stars, hint0, params, time_limit, workers, task))
+        try:
+            rm2_options = left_options
+            if split is not None:
+                found_k2 = split.smallest_k(stars, strict=True)
+                if found_k2 is not None:
+                    # lines with more 3-pumpkin activations have fewer stars: the split's region
+                    rm2_options = dc_replace(left_options, max_total_extras=found_k2[0] - 1)
+            rm2_hint = line if rm2_options.max_total_extras is None or line_extras(line) <= rm2_options.max_total_extras else None
+            leftover_proven = False
 
-        def leftover_by_lp_and_split(whole_bound: int | None) -> None:
-            """The LP relaxation's checked bound on leftover with that many stars (as in 2b; in
-            the split's region it is a bound of the round too: no line outside has that many
-            stars), then, while the best line is below it, the leftover split (3b)."""
-            nonlocal leftover_proven
-            rl = lp_model(game, rm2.options)  # rm2's lines and more (lp_options), none with fewer stars
-            rl.model.add(rl.stars >= stars)
-            rel = relaxation_of(rl.model, rl.leftover, leftover_lp_params(params))
-            if rel is None:
-                return
-            extras_row = rel.add_row(extras_terms(rl), 0, INF)
-            leftover_lp = rel.solve()
-            if leftover_lp is None:
-                return
-            result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
-            if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
-                proven_left = _leftover_split(game, left_options, rm2, rel, extras_row, stars, lines, params,
-                                              time_limit, workers, result, bound=result.leftover_bound)
-                if proven_left is not None:
-                    result.leftover_bound, leftover_proven = proven_left, True
+            def leftover_by_lp_and_split(whole_bound: int | None) -> None:
+                """The LP relaxation's checked bound on leftover with that many stars (as in 2b; in
+                the split's region it is a bound of the round too: no line outside has that many
+                stars), then, while the best line is below it, the leftover split (3b)."""
+                nonlocal leftover_proven
+                rl = lp_model(game, rm2_options)  # stage 3's lines and more (lp_options), none with fewer stars
+                rl.model.add(rl.stars >= stars)
+                rel = relaxation_of(rl.model, rl.leftover, leftover_lp_params(params))
+                if rel is None:
+                    return
+                extras_row = rel.add_row(extras_terms(rl), 0, INF)
+                leftover_lp = rel.solve()
+                if leftover_lp is None:
+                    return
+                result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
+                if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
+                    proven_left = _leftover_split(game, left_options, rm2_options, rel, extras_row, stars, lines, params,
+                                                  time_limit, workers, result, bound=result.leftover_bound, spec=spec)
+                    if proven_left is not None:
+                        result.leftover_bound, leftover_proven = proven_left, True
 
-        # long rounds: the split first (measured: where stage 3's model is the whole round, its
-        # leftover solve proved nothing at the 18-star cap; where it is a star-split region, the
-        # LP and the region without 3-pumpkin activations proved bench seeds 2, 11, 23 in 1.3 /
-        # 2.2 / 3.5 det-s, where that region's solve took 6.6 / 10 + 2.2 / 9.0; docs/performance.md)
-        if long_round:
-            leftover_by_lp_and_split(None)
-        if not leftover_proven:
-            status2, bound2 = _solve_into(rm2, params, time_limit, workers, result, lines)
-            if bound2 is not None:
-                result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
-            leftover_proven = status2 == "optimal"
-            if not leftover_proven and not long_round:
-                leftover_by_lp_and_split(bound2)
+            # long rounds: the split first (measured: where stage 3's model is the whole round, its
+            # leftover solve proved nothing at the 18-star cap; where it is a star-split region, the
+            # LP and the region without 3-pumpkin activations proved bench seeds 2, 11, 23 in 1.3 /
+            # 2.2 / 3.5 det-s, where that region's solve took 6.6 / 10 + 2.2 / 9.0; docs/performance.md)
+            if long_round:
+                leftover_by_lp_and_split(None)
+            if not leftover_proven:
+                answer = spec.take((rm2_options, stars, rm2_hint)) if spec is not None else None
+                if answer is None:
+                    answer = leftover_solve(game, rm2_options, stars, rm2_hint, params, time_limit, workers)
+                status2, bound2 = _count(answer, result, lines), answer.bound
+                if bound2 is not None:
+                    result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
+                leftover_proven = status2 == "optimal"
+                if not leftover_proven and not long_round:
+                    leftover_by_lp_and_split(bound2)
+        finally:
+            if spec is not None:
+                spec.cancel()
         if not leftover_proven:
             improve_leftover(stars)
     else:
@@ -705,35 +771,61 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
                key=lambda cand: line_score(game, cand, STAR_WEIGHT), default=None)
 
 
-def _leftover_split(game: Game, options: ModelOptions, rm2: RoundModel, rel: LpRelaxation, extras_row: int,
+def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
+                   time_limit: float | None, workers: int | None, task: Speculation | None = None) -> CutSolve:
+    """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
+    started from `hint`; `task`: run as a speculative solve (solver/speculate.py)."""
+    rm = build(game, options)
+    rm.model.add(rm.stars >= stars)
+    rm.model.maximize(rm.leftover)
+    if hint is not None:
+        rm.hint_line(hint)
+    solver = make_solver(params, time_limit, workers)
+    if task is not None:
+        task.solver(solver)
+    return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None)
+
+
+def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
+    """A stage's solve counted in the answer (as `_solve_into`): its cuts and time go to
+    `result`, its line to `lines`; returns its status."""
+    result.cuts += answer.cuts
+    result.deterministic_time += answer.deterministic_time
+    if answer.line is not None:
+        lines.append(answer.line)
+    return answer.status
+
+
+def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions, rel: LpRelaxation, extras_row: int,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
-                    workers: int | None, result: RoundResult, bound: int | None = None) -> int | None:
+                    workers: int | None, result: RoundResult, bound: int | None = None,
+                    spec: Speculation | None = None) -> int | None:
     """3b: the most leftover with `stars` stars, proven by cases on 3-pumpkin activations (as the
     extras split does for stars; docs/model.md). The lines with none are asked first (the
     smallest model; measured, that is where the most leftover was); then k is the smallest count
-    whose leftover LP (of `rm2` with the row `total_extras >= k`) is at most the best leftover
+    whose leftover LP (of stage 3's model with the row `total_extras >= k`) is at most the best leftover
     found, and the lines with at most k - 1 are asked of their small model: its proven optimum
     is the round's. Each 3-pumpkin activation costs 3 pumpkins and the LP pays them: measured on
     a 9-turn Ark Nova + Libertalia + Würfelwelten round at 18 stars, leftover LP 12.25 / 9.75 /
     6.75 / 1.5 for k = 0..3. `bound`: a proven bound on the round's leftover (the whole LP's):
     a line meeting it needs no LP of k (measured on bench seed 13: 9.8 s of GLOP saved). Returns
     the proven leftover, or None (a region not proven within the limit, or no k up to
-    `split_max_extras`)."""
+    `split_max_extras`). `rm2_options`: stage 3's model (a region of the star split, or the
+    round); `spec`: a speculative leftover solve, used when it asked the same question."""
     max_k = int(params.get("split_max_extras", 0))
-    if rm2.options.max_total_extras is not None:  # rm2 is itself a region of the star split
-        max_k = min(max_k, rm2.options.max_total_extras)
+    if rm2_options.max_total_extras is not None:  # stage 3's model is itself a region of the star split
+        max_k = min(max_k, rm2_options.max_total_extras)
     if max_k < 1:
         return None
 
     def region_solved(k: int) -> bool:
         """Most leftover among the lines with at most k - 1 3-pumpkin activations: proven?"""
-        region = build(game, dc_replace(options, max_total_extras=k - 1))
-        region.model.add(region.stars >= stars)
-        region.model.maximize(region.leftover)
+        region = dc_replace(options, max_total_extras=k - 1)
         hint = _best_in_region(game, lines, k - 1, stars)
-        if hint is not None:
-            region.hint_line(hint)
-        return _solve_into(region, params, time_limit, workers, result, lines)[0] == "optimal"
+        answer = spec.take((region, stars, hint)) if spec is not None else None
+        if answer is None:
+            answer = leftover_solve(game, region, stars, hint, params, time_limit, workers)
+        return _count(answer, result, lines) == "optimal"
 
     none_solved = region_solved(1)
     best = _best_leftover(game, lines, stars)

@@ -270,7 +270,7 @@ def test_the_leftover_split_proves_the_most_leftover() -> None:
     whole = rel.solve()
     assert whole is not None and whole.integer_bound > truth.leftover  # the plain LP alone proves nothing
     lines = [greedy_line(game)]
-    got = S._leftover_split(game, ModelOptions(), rm2, rel, row, truth.stars, lines, params, 30, 1,
+    got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, lines, params, 30, 1,
                             S.RoundResult("optimal", "unknown"))
     assert got == truth.leftover
     assert S._best_leftover(game, lines, truth.stars) == truth.leftover  # a line shows it
@@ -298,7 +298,7 @@ def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatc
         assert rel.solve() is not None
         solves: list[int] = []
         monkeypatch.setattr(LpRelaxation, "solve", lambda self: solves.append(1) or real_solve(self))
-        got = S._leftover_split(game, ModelOptions(), rm2, rel, row, truth.stars, [greedy_line(game)], params, 30, 1,
+        got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, [greedy_line(game)], params, 30, 1,
                                 S.RoundResult("optimal", "unknown"), bound=bound)
         monkeypatch.setattr(LpRelaxation, "solve", real_solve)
         assert got == truth.leftover

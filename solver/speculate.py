@@ -1,0 +1,78 @@
+"""A question asked on a spare core before the answer knows it needs it (a speculative solve).
+
+Why: stage 3 of `solve.solve_optimal` asks the leftover LP (GLOP, 8-16 s wall on bench rounds
+at the 18-star cap) and only then CP-SAT's leftover solve of the lines without 3-pumpkin
+activations (7-16 s), although that solve's question is known as soon as the stars are proven
+(docs/performance.md, twenty-fourth session). Both release Python's GIL, so a thread runs the
+solve beside the LPs.
+
+Same input, same answer: the task's inputs are fixed when it starts, and its answer is used only
+when the answer's own path asks exactly that question (`take` with an equal key); otherwise it is
+stopped and dropped. One CP-SAT worker under a deterministic limit gives the same result in a
+thread as in the main one, so only the wall time changes.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Callable, Hashable
+
+from ortools.sat.python import cp_model
+
+
+def spare_core() -> bool:
+    """Does this process have a second core for a speculative solve?"""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores >= 2
+
+
+class Speculation:
+    """`fn(task)` run in a thread; `fn` makes its CP-SAT solvers with `task.solver(...)` so that
+    `cancel` can stop them, and checks `task.cancelled` between solves."""
+
+    def __init__(self, key: Hashable, fn: Callable[["Speculation"], Any]) -> None:
+        self.key = key
+        self.cancelled = threading.Event()
+        self._solvers: list[cp_model.CpSolver] = []
+        self._lock = threading.Lock()
+        self._answer: Any = None
+        self._error: BaseException | None = None
+        self.taken = False
+        self._thread = threading.Thread(target=self._run, args=(fn,), name="speculative-solve", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[["Speculation"], Any]) -> None:
+        try:
+            self._answer = fn(self)
+        except BaseException as error:  # re-raised by `take` in the asking thread
+            self._error = error
+
+    def solver(self, solver: cp_model.CpSolver) -> cp_model.CpSolver:
+        """Register a solver the task is about to use (so `cancel` can stop it)."""
+        with self._lock:
+            self._solvers.append(solver)
+            if self.cancelled.is_set():
+                solver.stop_search()
+        return solver
+
+    def take(self, key: Hashable) -> Any | None:
+        """The task's answer when `key` is the question it was started with (waits for it);
+        otherwise the task is cancelled and None returned: the caller asks its own question."""
+        if self.taken or key != self.key:
+            return None
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        self.taken = True
+        return self._answer
+
+    def cancel(self) -> None:
+        """Stop the task (if still running) and wait for its thread; its answer is dropped."""
+        if self.taken:
+            return
+        self.cancelled.set()
+        while self._thread.is_alive():  # a solve may start between a stop and the task's check
+            with self._lock:
+                for solver in self._solvers:
+                    solver.stop_search()
+            self._thread.join(timeout=0.05)

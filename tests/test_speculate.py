@@ -1,0 +1,106 @@
+"""Solves on a spare core (solver/speculate.py): the same answers as the sequential path, a task
+not asked for is stopped, and stage 3 uses its speculative leftover solve instead of solving again."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from ortools.sat.python import cp_model
+
+import solver.solve as S
+from conftest import make_game
+from solver.speculate import Speculation
+
+#: tests/test_split.py's three-turn round
+SMALL = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+
+
+def _long(monkeypatch) -> None:
+    """Every round is a long one (`lp_first_turns` = 1), so the speculative paths are taken on
+    these short rounds, and a spare core is assumed (CI machines may have one core)."""
+    real_params = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True})
+    monkeypatch.setattr(S, "spare_core", lambda: True)
+
+
+def _answer(res: S.RoundResult) -> tuple:
+    return (res.status, res.stars, res.leftover, res.star_bound, res.leftover_bound, res.line, res.cuts,
+            round(res.deterministic_time, 6), res.stars_proven)
+
+
+def test_speculation_gives_the_same_answer(monkeypatch) -> None:
+    """With and without the spare core: the same status, line, bounds, cuts and deterministic
+    time (the speculative solves ask exactly the questions the sequential path asks)."""
+    _long(monkeypatch)
+    alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
+    beside = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    assert alone.status == "optimal"
+    assert _answer(beside) == _answer(alone)
+
+
+def test_stage_3_takes_the_speculative_leftover_solve(monkeypatch) -> None:
+    """The leftover solve of the lines without 3-pumpkin activations runs once, in the spare
+    core's thread, and stage 3 uses it; without speculation it runs in the asking thread."""
+    _long(monkeypatch)
+    real = S.leftover_solve
+    calls: list[tuple[int | None, str]] = []
+
+    def spy(game, options, *args, **kwargs):
+        calls.append((options.max_total_extras, threading.current_thread().name))
+        return real(game, options, *args, **kwargs)
+
+    monkeypatch.setattr(S, "leftover_solve", spy)
+    S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    assert calls[0] == (0, "speculative-solve")
+    assert (0, threading.current_thread().name) not in calls  # not asked again
+    calls.clear()
+    S.solve_optimal(SMALL, 30, prove=False, speculate=False)
+    assert all(name == threading.current_thread().name for _, name in calls) and calls
+
+
+def _slow_model() -> cp_model.CpModel:
+    """A model CP-SAT does not prove quickly: a random 0/1 knapsack with 15 rows and 120 items
+    (measured: not proven in 10 det-s, 15 s wall)."""
+    rng = random.Random(7)
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"x{i}") for i in range(120)]
+    for _ in range(15):
+        weights = [rng.randint(1, 1000) for _ in xs]
+        model.add(sum(w * x for w, x in zip(weights, xs)) <= sum(weights) // 3)
+    model.maximize(sum(rng.randint(1, 1000) * x for x in xs))
+    return model
+
+
+def test_a_task_not_asked_for_is_stopped() -> None:
+    """`take` with another key returns None; `cancel` stops the task's running CP-SAT solve (its
+    limit is 600 det-s) and waits for the thread."""
+    started = threading.Event()
+
+    def task_fn(task: Speculation) -> str:
+        solver = task.solver(cp_model.CpSolver())
+        solver.parameters.max_deterministic_time = 600
+        solver.parameters.num_workers = 1
+        started.set()
+        return solver.status_name(solver.solve(_slow_model()))
+
+    task = Speculation(("region", 0), task_fn)
+    started.wait(10)
+    time.sleep(0.2)
+    assert task.take(("region", 1)) is None
+    t0 = time.perf_counter()
+    task.cancel()
+    assert not task._thread.is_alive()
+    assert time.perf_counter() - t0 < 30  # stopped, not run to its 600 det-s
+    assert task._answer in ("UNKNOWN", "FEASIBLE")
+
+
+def test_take_returns_the_answer_and_reraises_the_task_s_error() -> None:
+    assert Speculation("k", lambda task: 41 + 1).take("k") == 42
+
+    def broken(task: Speculation) -> None:
+        raise ValueError("in the task")
+
+    with pytest.raises(ValueError, match="in the task"):
+        Speculation("k", broken).take("k")
