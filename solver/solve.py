@@ -350,12 +350,13 @@ def solve_optimal(
     # and solved beside the quick line (solver/speculate.py; the same LP, less wall time)
     star_lp_task = Speculation("star-lp", lambda task: _star_lp_of(game, options, params)) \
         if long_round and speculate_on else None
+    tasks = [star_lp_task] if star_lp_task is not None else []  # every task started, stopped at the end
     try:
         return _solve_optimal(game, time_limit, workers, options, progress, prove, params, t0, long_round,
-                              speculate_on, star_lp_task)
+                              speculate_on, star_lp_task, tasks)
     finally:
-        if star_lp_task is not None:
-            star_lp_task.cancel()
+        for task in tasks:
+            task.cancel()  # (a task taken or finished: nothing to do)
 
 
 def _star_lp_of(game: Game, options: ModelOptions, params: dict[str, Any]) -> tuple[RoundModel, LpBound | None, LpRelaxation | None]:
@@ -374,7 +375,8 @@ def _split_lps(split: ExtrasSplit) -> None:
 
 def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, options: ModelOptions,
                    progress: Callable[[int, int], None] | None, prove: bool, params: dict[str, Any], t0: float,
-                   long_round: bool, speculate_on: bool, star_lp_task: Speculation | None) -> RoundResult:
+                   long_round: bool, speculate_on: bool, star_lp_task: Speculation | None,
+                   tasks: list[Speculation]) -> RoundResult:
     """solve_optimal's stages (see there)."""
     first = _quick_line(game, params, time_limit, options) if options.extras is None else None
     if first is None:
@@ -493,6 +495,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                 # asked in the order smallest_k asks them, so the same values
                 split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
                 split_task = Speculation("split-lps", lambda task: _split_lps(split))
+                tasks.append(split_task)
         improve_to_bound()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:

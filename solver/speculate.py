@@ -57,7 +57,8 @@ class Speculation:
 
     def take(self, key: Hashable) -> Any | None:
         """The task's answer when `key` is the question it was started with (waits for it);
-        otherwise the task is cancelled and None returned: the caller asks its own question."""
+        otherwise None, and the caller asks its own question (the task runs on: a later question
+        may be its one; `cancel` stops it)."""
         if self.taken or key != self.key:
             return None
         self._thread.join()
