@@ -43,8 +43,10 @@ class FakeSolver:
         return RoundResult(question, status, target=target, stars=rep.stars_total, leftover=rep.final.resources.total(),
                            star_bound=rep.stars_total, line=line, replay=rep, solve_time=0.01, params=dict(PARAMS))
 
-    def solve_optimal(self, game: Game, time_limit=None, workers=None, options=None, progress=None, prove=True) -> RoundResult:
-        self.calls.append({"fn": "optimal", "game": game, "time_limit": time_limit, "workers": workers, "progress": progress})
+    def solve_optimal(self, game: Game, time_limit=None, workers=None, options=None, progress=None, prove=True,
+                      speculate=None) -> RoundResult:
+        self.calls.append({"fn": "optimal", "game": game, "time_limit": time_limit, "workers": workers, "progress": progress,
+                           "speculate": speculate})
         if self.mode == "unknown":
             res = self._result("optimal", "unknown", game)
             res.star_bound = res.stars + 2

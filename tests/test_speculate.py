@@ -104,3 +104,16 @@ def test_take_returns_the_answer_and_reraises_the_task_s_error() -> None:
 
     with pytest.raises(ValueError, match="in the task"):
         Speculation("k", broken).take("k")
+
+
+def test_rounds_solved_at_once_do_not_speculate(monkeypatch) -> None:
+    """`solve game --jobs N`: with N > 1 the rounds' processes already share the cores, so each
+    round is asked with `speculate=False`; one at a time, round.toml decides (None)."""
+    import solver.commands as C
+
+    asked: list[tuple] = []
+    monkeypatch.setattr(C, "run_all", lambda fn, calls, jobs, done=None: asked.extend(calls) or [])
+    for jobs, expected in ((2, False), (1, None)):
+        asked.clear()
+        C.solve_game([SMALL, SMALL, SMALL], jobs=jobs)
+        assert [call[-1] for call in asked] == [expected] * 3, jobs
