@@ -27,7 +27,7 @@ def test_game_splits_realms_and_rolls_by_round():
 def test_game_total_is_the_sum_and_unknown_if_any_round_is(monkeypatch):
     answers = iter([("optimal", 5, 2), ("unknown", 7, 1), ("optimal", 4, 0)])
 
-    def fake(game, target, time_limit, workers, progress=None):
+    def fake(game, target, time_limit, workers, progress=None, played=None, speculate=None):
         status, stars, left = next(answers)
         return RoundResult("optimal", status, stars=stars, leftover=left, star_bound=stars + (status != "optimal"))
 
