@@ -715,13 +715,8 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
                 result: RoundResult, lines: list[Line], **kwargs: Any) -> tuple[str, int | None]:
     """One stage's solve (with the cut loop): its cuts and time go to `result`, its line to
     `lines`; returns (status, proven objective bound)."""
-    solver = make_solver(params, time_limit, workers)
-    status, found, bound, cuts, used = solve_with_cuts(rm, solver, **kwargs)
-    result.cuts += cuts
-    result.deterministic_time += used
-    if found is not None:
-        lines.append(found)
-    return status, bound
+    answer = solve_with_cuts(rm, make_solver(params, time_limit, workers), **kwargs)
+    return _count(answer, result, lines), answer.bound
 
 
 def star_cases_enabled(params: dict[str, Any]) -> bool:
