@@ -30,19 +30,11 @@ def _answer(res: S.RoundResult) -> tuple:
             round(res.deterministic_time, 6), res.stars_proven)
 
 
-def test_speculation_gives_the_same_answer(monkeypatch) -> None:
+def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(monkeypatch) -> None:
     """With and without the spare core: the same status, line, bounds, cuts and deterministic
-    time (the speculative solves ask exactly the questions the sequential path asks)."""
-    _long(monkeypatch)
-    alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
-    beside = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
-    assert alone.status == "optimal"
-    assert _answer(beside) == _answer(alone)
-
-
-def test_stage_3_takes_the_speculative_leftover_solve(monkeypatch) -> None:
-    """The leftover solve of the lines without 3-pumpkin activations runs once, in the spare
-    core's thread, and stage 3 uses it; without speculation it runs in the asking thread."""
+    time (the speculative solves ask exactly the questions the sequential path asks). With it,
+    the leftover solve of the lines without 3-pumpkin activations runs once, in the spare core's
+    thread, and stage 3 uses it; without it, every leftover solve runs in the asking thread."""
     _long(monkeypatch)
     real = S.leftover_solve
     calls: list[tuple[int | None, str]] = []
@@ -52,12 +44,14 @@ def test_stage_3_takes_the_speculative_leftover_solve(monkeypatch) -> None:
         return real(game, options, *args, **kwargs)
 
     monkeypatch.setattr(S, "leftover_solve", spy)
-    S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
+    assert calls and all(name == threading.current_thread().name for _, name in calls)
+    calls.clear()
+    beside = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
     assert calls[0] == (0, "speculative-solve")
     assert (0, threading.current_thread().name) not in calls  # not asked again
-    calls.clear()
-    S.solve_optimal(SMALL, 30, prove=False, speculate=False)
-    assert all(name == threading.current_thread().name for _, name in calls) and calls
+    assert alone.status == "optimal"
+    assert _answer(beside) == _answer(alone)
 
 
 def _slow_model() -> cp_model.CpModel:
