@@ -13,11 +13,15 @@ from typing import Any, Callable, Sequence
 from .errors import InputError
 
 
+def usable_cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def default_jobs(calls: int, workers: int | None = None) -> int:
     """Processes by default: one per core this process may use (each call's CP-SAT uses
     `workers` threads), at most the number of calls."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(calls, cores // max(1, workers or 1)))
+    return max(1, min(calls, usable_cores() // max(1, workers or 1)))
 
 
 def check_jobs(jobs: int | None) -> None:

@@ -1,10 +1,11 @@
 """A question asked on a spare core before the answer knows it needs it (a speculative solve).
 
-Why: stage 3 of `solve.solve_optimal` asks the leftover LP (GLOP, 8-16 s wall on bench rounds
-at the 18-star cap) and only then CP-SAT's leftover solve of the lines without 3-pumpkin
-activations (7-16 s), although that solve's question is known as soon as the stars are proven
-(docs/performance.md, twenty-fourth session). Both release Python's GIL, so a thread runs the
-solve beside the LPs.
+Why: `solve.solve_optimal` asked one thing at a time on a two-core machine, e.g. stage 3's
+leftover LP (GLOP, 8-16 s wall on bench rounds at the 18-star cap) and only then CP-SAT's leftover
+solve of the lines without 3-pumpkin activations (7-16 s), although that question is known as soon
+as the stars are proven (docs/performance.md, twenty-fourth session). GLOP and CP-SAT release
+Python's GIL, so a thread runs such a question beside the main path (solve_optimal uses three:
+the star LP, the split's LPs, stage 3's leftover solve).
 
 Same input, same answer: the task's inputs are fixed when it starts, and its answer is used only
 when the answer's own path asks exactly that question (`take` with an equal key); otherwise it is
@@ -13,17 +14,17 @@ thread as in the main one, so only the wall time changes.
 """
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any, Callable, Hashable
 
 from ortools.sat.python import cp_model
 
+from .parallel import usable_cores
+
 
 def spare_core() -> bool:
     """Does this process have a second core for a speculative solve?"""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores >= 2
+    return usable_cores() >= 2
 
 
 class Speculation:
