@@ -90,7 +90,7 @@ def improve_line(
             if left <= 0.05:
                 return best, spent
             with shared.window(best, set(free)) as rm:
-                found, used = solve_window(rm, min(limit, left))
+                found, used = shared.solved(rm, best, free, min(limit, left), solve_window)
             spent += used
             if found is not None:
                 score = line_score(game, found, star_weight)
@@ -153,6 +153,37 @@ class WindowModel:
         #: windows solved on the shared model and on a fresh one (tests read them)
         self.shared_windows = 0
         self.fresh_windows = 0
+        #: the answers of windows solved on the shared model, by the exact question (`solved`)
+        self._answers: dict[tuple[Any, ...], tuple[Line | None, float]] = {}
+        #: windows answered from `_answers` without solving again (tests read it)
+        self.repeated_windows = 0
+        #: the quick line of this model's game by deterministic limit (solve.improve_both's start
+        #: on the round without compensation, kept for its next improver run)
+        self.quick_lines: dict[float, Line | None] = {}
+
+    def solved(self, rm: RoundModel, line: Line, free: Sequence[int], limit: float,
+               solve_window: Callable[[RoundModel, float], tuple[Line | None, float]]) -> tuple[Line | None, float]:
+        """`solve_window(rm, limit)` for the window `free` of `line`, or its earlier answer when
+        exactly this question was solved before on the shared model: the same window, line (the
+        pins and the hint), limit and solver, and the model unchanged since (its variables and
+        constraints only ever grow: cuts, Parks' lazily made literals), so CP-SAT (one worker,
+        a deterministic limit) would repeat its answer and its deterministic time; only solvers
+        that say so (a `question` attribute: their settings) are answered again. Why: a second
+        pass repeats the windows after the first pass's last better line, and stage 3c repeats
+        2c's last windows from the same line (each a whole presolve of the round, 1-3 s wall)."""
+        # (solve._window_solver's settings; none: a solve that may answer otherwise next time)
+        question = getattr(solve_window, "question", None)
+        if rm is not self._rm or question is None:
+            return solve_window(rm, limit)  # a fresh model is never asked again
+        proto = rm.model.proto
+        key = (frozenset(free), line, limit, question, len(proto.variables), len(proto.constraints))
+        answer = self._answers.get(key)
+        if answer is not None:
+            self.repeated_windows += 1
+            return answer
+        answer = solve_window(rm, limit)
+        self._answers[key] = answer
+        return answer
 
     def _fresh(self) -> RoundModel:
         rm = RoundModel(self.game, self.options)

@@ -890,6 +890,10 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
             _replayed(rm.game, line)
         return line, used
 
+    # one worker: the same question gets the same answer, so a repeated window takes its earlier
+    # one (improve.WindowModel.solved); `question` is what the solve asks besides model and limit
+    if int(workers if workers is not None else window_params.get("num_workers", 1)) == 1:
+        solve_window.question = repr(sorted(window_params.items()))  # type: ignore[attr-defined]
     return solve_window
 
 
@@ -924,9 +928,13 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     if game.rules.compensation != "off" and (options.played is None or replay(off, options.played, partial=True).legal):
         start = line
         if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
-            quick = params.get("quick_deterministic_time", 2.0)
-            start = _quick_line(off, params, min(quick, budget), options) or greedy_line(off, options.played)
-            spent += min(quick, budget)
+            quick = min(params.get("quick_deterministic_time", 2.0), budget)
+            # (kept with `off`'s window model: 3c asks it again after 2c, the same question)
+            quick_lines = _window_model(shared, off, options).quick_lines
+            if quick not in quick_lines:
+                quick_lines[quick] = _quick_line(off, params, quick, options)
+            start = quick_lines[quick] or greedy_line(off, options.played)
+            spent += quick
         found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                    progress, stop_at, shared=_window_model(shared, off, options))
         spent += used

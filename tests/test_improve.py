@@ -1,10 +1,12 @@
 """The window improver (solver/improve.py): better lines when a proof does not finish."""
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 from solver.engine import Game, replay
-from solver.improve import ImproveSettings, consecutive_windows, fix_all_but, improve_line, line_score, pair_windows
+from solver.improve import (ImproveSettings, WindowModel, consecutive_windows, fix_all_but, improve_line, line_score,
+                            pair_windows)
 from solver.model import ModelOptions, RoundModel
 from solver.playout import greedy_line
 from solver.realms import get_realm
@@ -432,3 +434,78 @@ def test_with_no_lp_bound_the_improver_stops_at_the_star_cap(monkeypatch):
     monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1})
     S.solve_optimal(game, time_limit=5, prove=False)
     assert stops and stops[0] == STAR_WEIGHT * game.rules.star_cap * len(game.realms)
+
+
+def test_a_window_asked_again_on_the_unchanged_model_is_not_solved_again():
+    """`WindowModel.solved`: the same window, line, limit and solver on the unchanged model give
+    the earlier answer (CP-SAT would repeat it); once the model has grown (a cut), it is solved."""
+    game = _game()
+    line = greedy_line(game)
+    shared = WindowModel(game, ModelOptions(), STAR_WEIGHT)
+    real = _window_solver(load_params("optimal"), 1)
+    solves: list[float] = []
+
+    def solve_window(rm, limit):
+        solves.append(limit)
+        return real(rm, limit)
+
+    solve_window.question = real.question  # (one worker: the same question gets the same answer)
+    answers = []
+    for _ in range(2):
+        with shared.window(line, {0, 1}) as rm:
+            answers.append(shared.solved(rm, line, (0, 1), 1.0, solve_window))
+    assert len(solves) == 1 and answers[0] == answers[1] and shared.repeated_windows == 1
+    with shared.window(line, {0, 1}) as rm:
+        shared.solved(rm, line, (0, 1), 0.5, solve_window)  # another limit: another question
+        rm.model.add(rm.stars >= 0)  # the model grows (as a cut makes it)
+    with shared.window(line, {0, 1}) as rm:
+        shared.solved(rm, line, (0, 1), 1.0, solve_window)
+    assert solves == [1.0, 0.5, 1.0]
+    assert not hasattr(_window_solver(load_params("optimal"), 2), "question")  # two workers: solved each time
+
+
+def test_the_improver_gives_the_same_line_and_time_with_windows_answered_again(monkeypatch):
+    """Two passes over a round whose second pass repeats windows of the first: the same line and
+    deterministic time as when every window is solved, with fewer solves."""
+    game = _game(((4, 5), (3, 3), (2, 2), (6, 1), (3, 5)))  # (found by trying rolls: 3 of 8 windows repeat)
+    real = _window_solver(load_params("optimal"), 1)
+    settings = ImproveSettings(window=2, per_window=0.5, passes=2)
+    solves: list[int] = []
+
+    def solve_window(rm, limit):
+        solves.append(1)
+        return real(rm, limit)
+
+    solve_window.question = real.question
+    start = greedy_line(game)
+    with_answers = improve_line(game, start, 20.0, solve_window, STAR_WEIGHT, settings)
+    repeated = len(solves)
+    solves.clear()
+    monkeypatch.setattr(WindowModel, "solved", lambda self, rm, line, free, limit, solve: solve(rm, limit))
+    every = improve_line(game, start, 20.0, solve_window, STAR_WEIGHT, settings)
+    assert with_answers == every
+    assert repeated < len(solves)
+
+
+def test_the_quick_line_without_compensation_is_asked_once_for_both_improver_runs(monkeypatch):
+    """A start line that compensates is no line of the round without compensation, so the
+    improver starts there from that round's quick line: 2c and 3c ask the same quick line, and
+    with the same `shared` models it is solved once and the second run is the first's again."""
+    import solver.solve as S
+
+    game = _game(((5, 3), (6, 3), (6, 6), (6, 5)))  # (found by trying rolls: its greedy line compensates)
+    start = greedy_line(game)
+    off = Game(game.realms, game.rolls, dataclasses.replace(game.rules, compensation="off"))
+    assert not replay(off, start).legal
+    quick: list[float] = []
+    real = S._quick_line
+
+    def spy(game_, params, limit, options):
+        quick.append(limit)
+        return real(game_, params, limit, options)
+
+    monkeypatch.setattr(S, "_quick_line", spy)
+    params = {**load_params("optimal"), "improve_passes": 1, "improve_window_deterministic_time": 0.5}
+    shared: dict = {}
+    runs = [S.improve_both(game, start, 4.0, params, 1, ModelOptions(), shared=shared) for _ in range(2)]
+    assert quick == [2.0] and runs[0] == runs[1]
