@@ -15,7 +15,8 @@ model's optimum, which bounds every legal line — the model is itself a relaxat
 - `z = max(exprs)` keeps z >= each expr and z <= the largest expr's box maximum;
 - at-most-one / exactly-one as sums. Any other constraint kind: no bound (None), never a guess.
 
-GLOP (OR-Tools' LP solver, already a dependency) solves it; the bound reported is not GLOP's
+GLOP (OR-Tools' LP solver) solves it, or HiGHS's dual simplex (`HighsRelaxation`, faster on the
+leftover LP); the bound reported is not the solver's
 floating-point optimum but the weak-duality bound of its dual values recomputed with fractions:
 for any row multipliers y, max c.x <= sum_i (y_i > 0 ? y_i hi_i : y_i lo_i) + max over the box
 of (c - A'y).x. Any y gives a valid bound, so tolerances cannot make it unsound.
@@ -28,8 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import highspy
+import numpy as np
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
+
+from .highs import highs_lp, quiet_highs, side
 
 INF = float("inf")
 
@@ -284,21 +289,65 @@ class LpRelaxation:
         inf = self.solver.infinity()
         self.cons[i].SetBounds(-inf if lo == -INF else lo, inf if hi == INF else hi)
 
-    def solve(self) -> LpBound | None:
-        """The checked bound of the rows as they are now (None: GLOP reached no optimum)."""
-        t0 = time.perf_counter()
-        status = self.solver.Solve()
-        if status != pywraplp.Solver.OPTIMAL:
+    def _optimum(self) -> tuple[float, list[float], int] | None:
+        """GLOP's optimum of the rows as they are now: (value, row duals, iterations), or None."""
+        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
             return None
-        duals = [ct.dual_value() for ct in self.cons]
+        return (float(self.solver.Objective().Value()), [ct.dual_value() for ct in self.cons],
+                int(self.solver.iterations()))
+
+    def solve(self) -> LpBound | None:
+        """The checked bound of the rows as they are now (None: the LP solver reached no optimum)."""
+        t0 = time.perf_counter()
+        optimum = self._optimum()
+        if optimum is None:
+            return None
+        value, duals, iterations = optimum
         lo, hi, rows, c, const = self.lo, self.hi, self.rows, self.c, self.const
-        # any multipliers give a valid bound, so the sign convention of GLOP's duals need not be
-        # trusted: both signs are checked and the lower bound kept
+        # any multipliers give a valid bound, so the sign convention of the solver's duals need
+        # not be trusted: both signs are checked and the lower bound kept
         bound = min(safe_bound(lo, hi, rows, c, const, duals), safe_bound(lo, hi, rows, c, const, [-y for y in duals]))
         seconds = time.perf_counter() - (self.t0 if self.t0 is not None else t0)
         self.t0 = None  # later solves count their own time only
-        return LpBound(float(self.solver.Objective().Value()) + float(const), bound, len(rows), len(lo),
-                       int(self.solver.iterations()), seconds)
+        return LpBound(value + float(const), bound, len(rows), len(lo), iterations, seconds)
+
+
+class HighsRelaxation(LpRelaxation):
+    """The same relaxation kept in HiGHS's dual simplex (one thread), for the LPs where GLOP is
+    slow: measured on the leftover LP at the proven star count (docs/performance.md, twenty-sixth
+    session), bench seeds 13 / 14 / 38: GLOP 11.6 / 24.8 / 9.9 s, HiGHS 4.5 / 13.6 / 3.2 s, the
+    same checked bounds; on the star LPs GLOP was the faster (2.3 / 7.4 s against 5.9 / 13.2).
+    Its work limit is a count of simplex iterations (deterministic, unlike its time limit); the
+    bound is checked from its duals exactly as GLOP's."""
+
+    def __init__(self, model: cp_model.CpModel, objective: Any, iteration_limit: int) -> None:
+        self.t0 = time.perf_counter()
+        self.lo, self.hi, self.rows = relax(model.proto)
+        self.c, self.const = _objective(model, objective)
+        self.highs = quiet_highs()
+        for option, value in (("threads", 1), ("solver", "simplex"), ("simplex_strategy", 1),
+                              ("simplex_iteration_limit", int(iteration_limit))):
+            self.highs.setOptionValue(option, value)
+        self.highs.passModel(highs_lp(self.lo, self.hi, self.rows, self.c))
+
+    def add_row(self, coeffs: dict[int, int], lo: float, hi: float) -> int:
+        self.rows.append(Row(dict(coeffs), lo, hi))
+        index = np.array(list(coeffs.keys()), dtype=np.int32)
+        value = np.array([float(a) for a in coeffs.values()], dtype=float)
+        self.highs.addRow(side(lo), side(hi), len(index), index, value)
+        return len(self.rows) - 1
+
+    def set_bounds(self, i: int, lo: float, hi: float) -> None:
+        self.rows[i] = Row(self.rows[i].coeffs, lo, hi)
+        self.highs.changeRowBounds(i, side(lo), side(hi))
+
+    def _optimum(self) -> tuple[float, list[float], int] | None:
+        self.highs.run()
+        if self.highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        info = self.highs.getInfo()
+        return (float(info.objective_function_value), list(self.highs.getSolution().row_dual),
+                int(info.simplex_iteration_count))
 
 
 def lp_upper_bound(model: cp_model.CpModel, objective: Any, glop_params: str = "") -> LpBound | None:

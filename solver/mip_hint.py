@@ -22,17 +22,14 @@ fast enough to finish within the guard.
 """
 from __future__ import annotations
 
-import ctypes
-import os
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import highspy
-import numpy as np
 from ortools.sat.python import cp_model
 
+from .highs import highs_lp, quiet_highs
 from .lp_bound import INF, Row, Unsupported, _objective, box, expr_terms, linear_terms, relax, slack_of
 
 
@@ -94,28 +91,9 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     except Unsupported:
         return None
     n = len(lo)
-    inf = highspy.kHighsInf
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n, len(rows)
-    lp.col_cost_ = np.array([float(c.get(i, 0)) for i in range(n)])
-    lp.col_lower_ = np.array(lo, dtype=float)
-    lp.col_upper_ = np.array(hi, dtype=float)
-    lp.row_lower_ = np.array([-inf if r.lo == -INF else r.lo for r in rows], dtype=float)
-    lp.row_upper_ = np.array([inf if r.hi == INF else r.hi for r in rows], dtype=float)
-    # the matrix row-wise, as the rows are built
-    starts, index, value = [0], [], []
-    for r in rows:
-        index.extend(r.coeffs.keys())
-        value.extend(float(a) for a in r.coeffs.values())
-        starts.append(len(index))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, len(rows)
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(value, dtype=float)
-    lp.sense_ = highspy.ObjSense.kMaximize
+    lp = highs_lp(lo, hi, rows, c)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
-    h = _quiet_highs()
+    h = quiet_highs()
     h.setOptionValue("threads", 1)
     h.setOptionValue("mip_max_nodes", int(max_nodes))
     h.setOptionValue("time_limit", float(time_guard))
@@ -186,32 +164,6 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
                 row[v] = row.get(v, 0) + (l2 - mn) * a
             out.append(Row(row, l2 - (l2 - mn) * (1 + slack_const), INF))
     return out
-
-
-def _quiet_highs() -> highspy.Highs:
-    """A HiGHS instance with output off. Its constructor prints a banner on the process's
-    standard output (file descriptor 1, once per process), which would break `--json`: fd 1
-    points at /dev/null while it runs."""
-    sys.stdout.flush()
-    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        _libc_flush()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
-    return h
-
-
-def _libc_flush() -> None:
-    """Flush C's stdio buffers (the banner may sit there until the redirection ends)."""
-    try:
-        ctypes.CDLL(None).fflush(None)
-    except (OSError, AttributeError):
-        pass
 
 
 def hint_values(model: cp_model.CpModel, values: tuple[int, ...]) -> None:

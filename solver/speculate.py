@@ -3,8 +3,8 @@
 Why: `solve.solve_optimal` asked one thing at a time on a two-core machine, e.g. stage 3's
 leftover LP (GLOP, 8-16 s wall on bench rounds at the 18-star cap) and only then CP-SAT's leftover
 solve of the lines without 3-pumpkin activations (7-16 s), although that question is known as soon
-as the stars are proven (docs/performance.md, twenty-fourth session). GLOP and CP-SAT release
-Python's GIL, so a thread runs such a question beside the main path (solve_optimal uses three:
+as the stars are proven (docs/performance.md, twenty-fourth session). GLOP, HiGHS and CP-SAT
+release Python's GIL, so a thread runs such a question beside the main path (solve_optimal uses three:
 the star LP, the split's LPs, stage 3's leftover solve).
 
 Same input, same answer: the task's inputs are fixed when it starts, and its answer is used only

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from ortools.sat.python import cp_model
 
 from solver.engine import Game, replay
-from solver.lp_bound import Row, lp_upper_bound, safe_bound
+from solver.lp_bound import INF, HighsRelaxation, LpRelaxation, Row, lp_upper_bound, safe_bound
 from solver.model import ModelOptions, RoundModel
 from solver.hull import upper_hull
 from solver.playout import random_line
@@ -18,7 +18,7 @@ from solver.realms import get_realm, solvable_keys
 from solver.realms.base import Use
 from solver.line import Source
 from solver.rules import RuleSet
-from solver.solve import lp_options, solve_target
+from solver.solve import leftover_lp_params, lp_options, relaxation_of, solve_target
 
 from conftest import make_game
 
@@ -339,3 +339,49 @@ def test_every_lp_is_asked_of_the_lp_s_model_and_every_line_of_the_rules_model(m
     assert S.solve_optimal(small, 30).status == "optimal"
     assert S.prove_no_more(small, 5, lp_first=True, split_first=True)["status"] == "INFEASIBLE"
     assert len(asked) >= 5 and all(asked), asked
+
+
+def _leftover_lp_model(keys, rolls):  # type: ignore[no-untyped-def]
+    rm = RoundModel(make_game(keys, rolls), lp_options(ModelOptions()))
+    rm.model.add(rm.stars >= 1)
+    return rm
+
+
+@settings(max_examples=6, deadline=None)
+@given(keys=st.permutations(ALL).map(lambda p: p[:3]),
+       rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=2, max_size=3))
+def test_highs_gives_glop_s_bounds_cold_and_warm(keys, rolls) -> None:  # type: ignore[no-untyped-def]
+    """The leftover LP in HiGHS (lp_bound.HighsRelaxation) and in GLOP: the same optimum and
+    integer bound, also after a row is added and after its sides move (HiGHS re-solves warm)."""
+    rm = _leftover_lp_model(keys, rolls)
+    glop, highs = LpRelaxation(rm.model, rm.leftover), HighsRelaxation(rm.model, rm.leftover, 100000)
+    extras = {e.extra.index: 1 for evs in rm.events for e in evs}
+    for step in range(3):
+        if step == 1:
+            rows = (glop.add_row(extras, 1, INF), highs.add_row(extras, 1, INF))
+            assert rows[0] == rows[1]
+        if step == 2:
+            glop.set_bounds(rows[0], 0, 0)
+            highs.set_bounds(rows[1], 0, 0)
+        g, h = glop.solve(), highs.solve()
+        assert (g is None) == (h is None)
+        if g is not None and h is not None:
+            assert abs(g.lp_value - h.lp_value) < 1e-6
+            assert g.integer_bound == h.integer_bound
+            assert h.bound >= Fraction(h.lp_value) - Fraction(1, 10**6)
+
+
+def test_highs_stopped_by_its_iteration_limit_claims_nothing() -> None:
+    rm = _leftover_lp_model(("parks", "libertalia", "wurfelwelten"), [(1, 2), (3, 5), (6, 6)])
+    assert HighsRelaxation(rm.model, rm.leftover, 1).solve() is None
+    assert HighsRelaxation(rm.model, rm.leftover, 100000).solve() is not None
+
+
+def test_the_leftover_lp_asks_highs_when_the_parameters_say_so() -> None:
+    rm = _leftover_lp_model(("parks", "libertalia", "wurfelwelten"), [(1, 2)])
+    params = {"lp_deterministic_time": 8.0, "leftover_lp_deterministic_time": 30.0}
+    assert type(relaxation_of(rm.model, rm.leftover, leftover_lp_params(params))) is LpRelaxation
+    highs = leftover_lp_params({**params, "leftover_lp_solver": "highs", "leftover_lp_iterations": 7})
+    assert highs["lp_deterministic_time"] == 30.0 and highs["lp_iterations"] == 7
+    assert isinstance(relaxation_of(rm.model, rm.leftover, highs), HighsRelaxation)
+    assert type(relaxation_of(rm.model, rm.stars, params)) is LpRelaxation  # the star LP stays GLOP's
