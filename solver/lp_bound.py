@@ -317,8 +317,9 @@ class HighsRelaxation(LpRelaxation):
     slow: measured on the leftover LP at the proven star count (docs/performance.md, twenty-sixth
     session), bench seeds 13 / 14 / 38: GLOP 11.6 / 24.8 / 9.9 s, HiGHS 4.5 / 13.6 / 3.2 s, the
     same checked bounds; on the star LPs GLOP was the faster (2.3 / 7.4 s against 5.9 / 13.2).
-    Its work limit is a count of simplex iterations (deterministic, unlike its time limit); the
-    bound is checked from its duals exactly as GLOP's."""
+    Its work limit is a count of simplex iterations per solve (deterministic, unlike its time
+    limit; measured: counted per solve, not summed over warm re-solves); the bound is checked
+    from its duals exactly as GLOP's."""
 
     def __init__(self, model: cp_model.CpModel, objective: Any, iteration_limit: int) -> None:
         self.t0 = time.perf_counter()

@@ -364,7 +364,10 @@ def test_highs_gives_glop_s_bounds_cold_and_warm(keys, rolls) -> None:  # type: 
             glop.set_bounds(rows[0], 0, 0)
             highs.set_bounds(rows[1], 0, 0)
         g, h = glop.solve(), highs.solve()
-        assert (g is None) == (h is None)
+        # HiGHS answers wherever GLOP does (GLOP sometimes stops without an optimum on a warm
+        # re-solve, e.g. Between Two Cities + Euphoria + Viticulture on (1, 1), (1, 1) with the
+        # row added: nothing is claimed then)
+        assert h is not None or g is None
         if g is not None and h is not None:
             assert abs(g.lp_value - h.lp_value) < 1e-6
             assert g.integer_bound == h.integer_bound
@@ -374,7 +377,15 @@ def test_highs_gives_glop_s_bounds_cold_and_warm(keys, rolls) -> None:  # type: 
 def test_highs_stopped_by_its_iteration_limit_claims_nothing() -> None:
     rm = _leftover_lp_model(("parks", "libertalia", "wurfelwelten"), [(1, 2), (3, 5), (6, 6)])
     assert HighsRelaxation(rm.model, rm.leftover, 1).solve() is None
-    assert HighsRelaxation(rm.model, rm.leftover, 100000).solve() is not None
+    first = HighsRelaxation(rm.model, rm.leftover, 100000).solve()
+    assert first is not None
+    # the limit counts one solve's iterations: a warm re-solve after a solve that used nearly all
+    # of them still gets its own (round.toml documents it so)
+    rel = HighsRelaxation(rm.model, rm.leftover, first.iterations + 1)
+    assert rel.solve() is not None
+    rel.add_row({e.extra.index: 1 for evs in rm.events for e in evs}, 1, INF)
+    again = rel.solve()
+    assert again is not None and again.iterations > 1
 
 
 def test_the_leftover_lp_asks_highs_when_the_parameters_say_so() -> None:
