@@ -321,13 +321,14 @@ class HighsRelaxation(LpRelaxation):
     limit; measured: counted per solve, not summed over warm re-solves); the bound is checked
     from its duals exactly as GLOP's."""
 
-    def __init__(self, model: cp_model.CpModel, objective: Any, iteration_limit: int) -> None:
+    def __init__(self, model: cp_model.CpModel, objective: Any, iteration_limit: int, presolve: bool = True) -> None:
         self.t0 = time.perf_counter()
         self.lo, self.hi, self.rows = relax(model.proto)
         self.c, self.const = _objective(model, objective)
         self.highs = quiet_highs()
         for option, value in (("threads", 1), ("solver", "simplex"), ("simplex_strategy", 1),
-                              ("simplex_iteration_limit", int(iteration_limit))):
+                              ("simplex_iteration_limit", int(iteration_limit)),
+                              ("presolve", "on" if presolve else "off")):
             self.highs.setOptionValue(option, value)
         self.highs.passModel(highs_lp(self.lo, self.hi, self.rows, self.c))
 

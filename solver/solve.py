@@ -132,7 +132,7 @@ def relaxation_of(model: cp_model.CpModel, objective: Any, params: dict[str, Any
         return None
     try:
         if params.get("lp_solver", "glop") == "highs":
-            return HighsRelaxation(model, objective, int(params["lp_iterations"]))
+            return HighsRelaxation(model, objective, int(params["lp_iterations"]), bool(params.get("lp_presolve", True)))
         return LpRelaxation(model, objective, f"max_deterministic_time: {limit}")
     except Unsupported:
         return None
@@ -144,12 +144,14 @@ def leftover_lp_params(params: dict[str, Any]) -> dict[str, Any]:
     for Odin + Libertalia + Würfelwelten, 18 stars): that LP needs about 16 GLOP units (None at 8
     and 12), where the round's star LP needs about 4 (docs/performance.md). With
     `leftover_lp_solver = "highs"` HiGHS's dual simplex solves it instead, at most
-    `leftover_lp_iterations` iterations (`lp_bound.HighsRelaxation`: measured 2-3x faster there)."""
+    `leftover_lp_iterations` iterations, its presolve as `leftover_lp_presolve` says
+    (`lp_bound.HighsRelaxation`: measured 2-3x faster there)."""
     out = dict(params)
     if "leftover_lp_deterministic_time" in params:
         out["lp_deterministic_time"] = params["leftover_lp_deterministic_time"]
     if params.get("leftover_lp_solver", "glop") == "highs":
         out["lp_solver"], out["lp_iterations"] = "highs", params["leftover_lp_iterations"]
+        out["lp_presolve"] = bool(params.get("leftover_lp_presolve", True))
     return out
 
 

@@ -394,5 +394,10 @@ def test_the_leftover_lp_asks_highs_when_the_parameters_say_so() -> None:
     assert type(relaxation_of(rm.model, rm.leftover, leftover_lp_params(params))) is LpRelaxation
     highs = leftover_lp_params({**params, "leftover_lp_solver": "highs", "leftover_lp_iterations": 7})
     assert highs["lp_deterministic_time"] == 30.0 and highs["lp_iterations"] == 7
-    assert isinstance(relaxation_of(rm.model, rm.leftover, highs), HighsRelaxation)
+    made = relaxation_of(rm.model, rm.leftover, highs)
+    assert isinstance(made, HighsRelaxation) and made.highs.getOptionValue("presolve")[1] == "on"
+    off = leftover_lp_params({**params, "leftover_lp_solver": "highs", "leftover_lp_iterations": 7,
+                              "leftover_lp_presolve": False})
+    made = relaxation_of(rm.model, rm.leftover, off)
+    assert isinstance(made, HighsRelaxation) and made.highs.getOptionValue("presolve")[1] == "off"
     assert type(relaxation_of(rm.model, rm.stars, params)) is LpRelaxation  # the star LP stays GLOP's
