@@ -34,9 +34,7 @@ import numpy as np
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
-from .highs import highs_lp, quiet_highs, side
-
-INF = float("inf")
+from .highs import INF, highs_lp, quiet_highs, side  # (INF: the relaxation's infinite side)
 
 
 class Unsupported(Exception):
@@ -257,9 +255,7 @@ class LpRelaxation:
     where each from scratch took about 7 s. Raises Unsupported for an unrelaxed model."""
 
     def __init__(self, model: cp_model.CpModel, objective: Any, glop_params: str = "") -> None:
-        self.t0: float | None = time.perf_counter()
-        self.lo, self.hi, self.rows = relax(model.proto)
-        self.c, self.const = _objective(model, objective)
+        self._relax(model, objective)
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
         if glop_params:
             self.solver.SetSolverSpecificParametersAsString(glop_params)
@@ -269,6 +265,12 @@ class LpRelaxation:
         for v, a in self.c.items():
             obj.SetCoefficient(self.xs[v], float(a))
         obj.SetMaximization()
+
+    def _relax(self, model: cp_model.CpModel, objective: Any) -> None:
+        """The rows, boxes and objective of the relaxation (`relax`), timed from here."""
+        self.t0: float | None = time.perf_counter()
+        self.lo, self.hi, self.rows = relax(model.proto)
+        self.c, self.const = _objective(model, objective)
 
     def _constraint(self, row: Row) -> Any:
         inf = self.solver.infinity()
@@ -322,9 +324,7 @@ class HighsRelaxation(LpRelaxation):
     from its duals exactly as GLOP's."""
 
     def __init__(self, model: cp_model.CpModel, objective: Any, iteration_limit: int, presolve: bool = True) -> None:
-        self.t0 = time.perf_counter()
-        self.lo, self.hi, self.rows = relax(model.proto)
-        self.c, self.const = _objective(model, objective)
+        self._relax(model, objective)
         self.highs = quiet_highs()
         for option, value in (("threads", 1), ("solver", "simplex"), ("simplex_strategy", 1),
                               ("simplex_iteration_limit", int(iteration_limit)),

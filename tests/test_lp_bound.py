@@ -19,6 +19,7 @@ from solver.realms.base import Use
 from solver.line import Source
 from solver.rules import RuleSet
 from solver.solve import leftover_lp_params, lp_options, relaxation_of, solve_target
+from solver.split import extras_terms
 
 from conftest import make_game
 
@@ -356,7 +357,7 @@ def test_highs_gives_glop_s_bounds_cold_and_warm(keys, rolls) -> None:  # type: 
     without presolve, as round.toml asks)."""
     rm = _leftover_lp_model(keys, rolls)
     glop, highs = LpRelaxation(rm.model, rm.leftover), HighsRelaxation(rm.model, rm.leftover, 100000, presolve=False)
-    extras = {e.extra.index: 1 for evs in rm.events for e in evs}
+    extras = extras_terms(rm)
     for step in range(3):
         if step == 1:
             rows = (glop.add_row(extras, 1, INF), highs.add_row(extras, 1, INF))
@@ -384,7 +385,7 @@ def test_highs_stopped_by_its_iteration_limit_claims_nothing() -> None:
     # of them still gets its own (round.toml documents it so)
     rel = HighsRelaxation(rm.model, rm.leftover, first.iterations + 1)
     assert rel.solve() is not None
-    rel.add_row({e.extra.index: 1 for evs in rm.events for e in evs}, 1, INF)
+    rel.add_row(extras_terms(rm), 1, INF)
     again = rel.solve()
     assert again is not None and again.iterations > 1
 
