@@ -171,3 +171,14 @@ def hint_values(model: cp_model.CpModel, values: tuple[int, ...]) -> None:
     model.clear_hints()
     for i, x in enumerate(values):
         model.add_hint(model.get_int_var_from_proto_index(i), x)
+
+
+def hint_by_name(model: cp_model.CpModel, source: cp_model.CpModel, values: tuple[int, ...]) -> None:
+    """Replace `model`'s hint by the values found for `source`'s variables (one per variable, in
+    its proto order), matched by name: the two models share their named variables but not their
+    order (one has rows, and their variables, that the other lacks). Unmatched ones get no hint."""
+    by_name = {var.name: x for var, x in zip(source.proto.variables, values) if var.name}
+    model.clear_hints()
+    for i, var in enumerate(model.proto.variables):
+        if var.name in by_name:
+            model.add_hint(model.get_int_var_from_proto_index(i), by_name[var.name])

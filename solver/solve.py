@@ -25,6 +25,7 @@ from .ordering import order_turn
 from .playout import greedy_line
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
+from .mip_hint import highs_mip, hint_by_name, hint_values
 from .model import ModelOptions, RoundModel
 from .speculate import Speculation, spare_core
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
@@ -96,7 +97,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "region_", "star_cases_", "speculate")):
+        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "speculate")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -541,6 +542,28 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         split_task.take("split-lps")  # (asked beside 2c: wait for them)
     elif lp is not None:
         split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
+    mip_asks = 0  # 2e's questions asked so far
+
+    def lines_by_mip() -> None:
+        """2e: lines with one star more than the best, from HiGHS's MIP (`mip_line`), while they
+        are found and below the star bound, at most `line_mip_asks` questions in all."""
+        nonlocal mip_asks
+        while mip_asks < int(params.get("line_mip_asks", 0)) and meets_bound(best_so_far()) is None:
+            mip_asks += 1
+            found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, time_limit, workers,
+                             result)
+            if found is None:
+                return
+            lines.append(found)
+
+    if long_round and not stars_proven and lp is not None \
+            and (split is None or split.smallest_k(replay(game, best_so_far()).stars_total) is None):
+        # the split cannot prove the best line whatever its regions hold: 2e before 2d's region
+        # solves, which then only look for lines
+        lines_by_mip()
+        proven_by = meets_bound(best_so_far())
+        if proven_by is not None:
+            stars_proven, line = True, best_so_far()
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
         regions_tried: set[int] = set()  # k asked by region_solved
@@ -622,6 +645,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             stars_proven, proven_by = True, "split"
             line = best_so_far()
             result.star_bound = replay(game, line).stars_total
+    if long_round and not stars_proven and lp is not None:
+        lines_by_mip()  # 2e after 2d (when not asked before it, or its lines raised the bound's gap)
+        proven_by = meets_bound(best_so_far())
+        if proven_by is not None:
+            stars_proven, line = True, best_so_far()
     if lp is not None and not stars_proven:
         lp = None  # it proves nothing the answer claims
     # 3. most leftover with the proven star count (when stars were proven by the LP or the split,
@@ -955,6 +983,54 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used
+
+
+def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, Any], time_limit: float | None,
+             workers: int | None, result: RoundResult) -> Line | None:
+    """A legal line with at least `stars` stars and no 3-pumpkin activation, found by HiGHS's MIP
+    and completed by CP-SAT, or None (stage 2e; a line finder, never a proof).
+
+    HiGHS (solver/mip_hint.py) gets the region's model (`max_total_extras` 0) with
+    `stars >= stars` and stops at its first solution. CP-SAT then starts from it (its hint, by
+    variable name) in the same region with the realms' first #s paid together
+    (`first_activations_paid`: HiGHS's solutions often pay a created # with a compensation that
+    is legal only later in the turn, which the engine cannot order), maximises the stars and
+    stops at the first legal line with that many (cuts as ever); the engine replays it. No line:
+    the same once more with HiGHS on the model with that row too. Why both: measured on the
+    issue-2 bench (docs/performance.md, twenty-eighth session), either order alone lost rounds
+    the other found. Why at all: rounds whose best line stayed one or two stars below an LP
+    bound of 17-18 for 60-140 s had better lines that HiGHS's heuristics found in 8-50 s.
+    Settings (round.toml): `line_mip_max_nodes` (0: not asked), `line_mip_seconds`, a wall-clock
+    guard whose firing drops what HiGHS found (`MipHint.usable`: the same answer on any machine
+    fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit. `time_limit`
+    does not shorten them: 2e is its own stage."""
+    nodes = int(params.get("line_mip_max_nodes", 0) or 0)
+    if nodes <= 0:
+        return None
+    region = dc_replace(options, max_total_extras=0)
+    limit = float(params.get("line_mip_deterministic_time", 10.0))
+    for paid_in_highs in (False, True):
+        asked = build(game, dc_replace(region, first_activations_paid=paid_in_highs))
+        asked.model.add(asked.stars >= stars)
+        found = highs_mip(asked.model, asked.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
+                          first_solution=True)
+        if found is None or found.usable is None:
+            continue
+        if paid_in_highs:
+            rm = asked
+            hint_values(rm.model, found.usable)
+        else:
+            rm = build(game, dc_replace(region, first_activations_paid=True))
+            rm.model.add(rm.stars >= stars)
+            hint_by_name(rm.model, asked.model, found.usable)
+        rm.model.maximize(rm.stars)
+        answer = solve_with_cuts(rm, make_solver(params, limit, workers), stop_at=stars, scale=1)
+        result.deterministic_time += answer.deterministic_time
+        result.cuts += answer.cuts
+        if answer.line is not None:
+            _replayed(game, answer.line)
+            return answer.line
+    return None
 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:

@@ -122,3 +122,43 @@ def test_hint_from_highs_follows_the_settings() -> None:
     assert len(m.proto.solution_hint.vars) == len(xs)
     first = highs_mip(m, objective, 100, 60, first_solution=True)
     assert first is not None and first.values is not None  # a feasible point, not necessarily the best
+
+
+def test_hint_by_name_follows_names_not_positions() -> None:
+    """Two models with the same named variables in another order (and one more): each hinted
+    value lands on the variable of that name, the extra one gets none."""
+    from solver.mip_hint import hint_by_name
+    src = cp_model.CpModel()
+    a, b = src.new_int_var(0, 9, "a"), src.new_int_var(0, 9, "b")
+    dst = cp_model.CpModel()
+    extra = dst.new_bool_var("extra")
+    b2, a2 = dst.new_int_var(0, 9, "b"), dst.new_int_var(0, 9, "a")
+    hint_by_name(dst, src, (3, 7))  # a = 3, b = 7 in src's order
+    hinted = dict(zip(dst.proto.solution_hint.vars, dst.proto.solution_hint.values))
+    assert hinted == {a2.index: 3, b2.index: 7} and extra.index not in hinted
+    del a, b
+
+
+def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
+    """Stage 2e (solve.mip_line) on a 3-turn round: asked for the proven optimum it returns a
+    legal line with that many stars and no 3-pumpkin activation (the engine replays it); asked
+    for one star more than the region can hold, none; switched off (0 nodes), none."""
+    from solver.engine import Game, replay
+    from solver.model import ModelOptions
+    from solver.realms import get_realm
+    from solver.rules import RuleSet
+    from solver.solve import RoundResult, load_params, mip_line, solve_optimal
+    from solver.split import line_extras
+    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
+                RuleSet(compensation="choice"))
+    region = ModelOptions(max_total_extras=0)
+    best = solve_optimal(game, options=region, prove=False, speculate=False)
+    assert best.stars_proven and best.stars is not None and best.stars > 0
+    params = load_params("optimal")
+    result = RoundResult("optimal", "unknown")
+    line = mip_line(game, ModelOptions(), best.stars, params, None, None, result)
+    assert line is not None and line_extras(line) == 0
+    rep = replay(game, line)
+    assert rep.legal and rep.stars_total >= best.stars
+    assert mip_line(game, ModelOptions(), best.stars + 1, params, None, None, result) is None
+    assert mip_line(game, ModelOptions(), best.stars, {**params, "line_mip_max_nodes": 0}, None, None, result) is None
