@@ -546,7 +546,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
 
     def lines_by_mip() -> None:
         """2e: lines with one star more than the best, from HiGHS's MIP (`mip_line`), while they
-        are found and below the star bound, at most `line_mip_asks` questions in all."""
+        are found and below the star bound, at most `line_mip_asks` questions."""
         nonlocal mip_asks
         while mip_asks < int(params.get("line_mip_asks", 0)) and meets_bound(best_so_far()) is None:
             mip_asks += 1
@@ -556,14 +556,6 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                 return
             lines.append(found)
 
-    if long_round and not stars_proven and lp is not None \
-            and (split is None or split.smallest_k(replay(game, best_so_far()).stars_total) is None):
-        # the split cannot prove the best line whatever its regions hold: 2e before 2d's region
-        # solves, which then only look for lines
-        lines_by_mip()
-        proven_by = meets_bound(best_so_far())
-        if proven_by is not None:
-            stars_proven, line = True, best_so_far()
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
         regions_tried: set[int] = set()  # k asked by region_solved
@@ -646,7 +638,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             line = best_so_far()
             result.star_bound = replay(game, line).stars_total
     if long_round and not stars_proven and lp is not None:
-        lines_by_mip()  # 2e after 2d (when not asked before it, or its lines raised the bound's gap)
+        # 2e, only once 2d has left the stars open (asked before 2d where the split could not prove
+        # the best line, it cost the bundled game's round 2 two HiGHS questions, 163 s wall, for
+        # the line 2d finds in less: docs/performance.md, twenty-eighth session)
+        lines_by_mip()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()

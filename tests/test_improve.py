@@ -509,3 +509,30 @@ def test_the_quick_line_without_compensation_is_asked_once_for_both_improver_run
     shared: dict = {}
     runs = [S.improve_both(game, start, 4.0, params, 1, ModelOptions(), shared=shared) for _ in range(2)]
     assert quick == [2.0] and runs[0] == runs[1]
+
+
+def test_2e_asks_highs_for_one_star_more_only_when_the_stars_stay_open(monkeypatch):
+    """2e (solve.mip_line): on a long round whose stars nothing else proves (the LP faked one
+    above the optimum, the split off), HiGHS is asked for one star more than the best line, and
+    finding none leaves the answer unknown; with the LP at the optimum the stars are proven
+    first and 2e is never asked."""
+    import solver.solve as S
+
+    game = _game()
+    truth = _truth()
+    real_params, real_mip = S.load_params, S.mip_line
+    asked: list[int] = []
+
+    def spy(game_, options, stars, *args, **kwargs):
+        asked.append(stars)
+        return real_mip(game_, options, stars, *args, **kwargs)
+
+    monkeypatch.setattr(S, "mip_line", spy)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "split_max_extras": 0})
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
+    res = S.solve_optimal(game, time_limit=5, prove=False, speculate=False)
+    assert asked == [truth.stars + 1] and res.status == "unknown" and res.stars == truth.stars
+    asked.clear()
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
+    res = S.solve_optimal(game, time_limit=5, prove=False, speculate=False)
+    assert asked == [] and res.stars_proven and res.stars == truth.stars
