@@ -550,11 +550,12 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         nonlocal mip_asks
         while mip_asks < int(params.get("line_mip_asks", 0)) and meets_bound(best_so_far()) is None:
             mip_asks += 1
-            found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, time_limit, workers,
-                             result)
+            found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, workers, result)
             if found is None:
                 return
             lines.append(found)
+            if progress and result.star_bound is not None:
+                progress(replay(game, found).stars_total, result.star_bound)
 
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
@@ -637,8 +638,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             stars_proven, proven_by = True, "split"
             line = best_so_far()
             result.star_bound = replay(game, line).stars_total
-    if long_round and not stars_proven and lp is not None:
-        # 2e, only once 2d has left the stars open (asked before 2d where the split could not prove
+    if long_round and not stars_proven:
+        # 2e, only once 2d (or, with no LP bound, CP-SAT's star search) has left the stars open (asked before 2d where the split could not prove
         # the best line, it cost the bundled game's round 2 two HiGHS questions, 163 s wall, for
         # the line 2d finds in less: docs/performance.md, twenty-eighth session)
         lines_by_mip()
@@ -980,8 +981,8 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     return found, spent + used
 
 
-def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, Any], time_limit: float | None,
-             workers: int | None, result: RoundResult) -> Line | None:
+def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, Any], workers: int | None,
+             result: RoundResult) -> Line | None:
     """A legal line with at least `stars` stars and no 3-pumpkin activation, found by HiGHS's MIP
     and completed by CP-SAT, or None (stage 2e; a line finder, never a proof).
 
@@ -997,7 +998,7 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
     bound of 17-18 for 60-140 s had better lines that HiGHS's heuristics found in 8-50 s.
     Settings (round.toml): `line_mip_max_nodes` (0: not asked), `line_mip_seconds`, a wall-clock
     guard whose firing drops what HiGHS found (`MipHint.usable`: the same answer on any machine
-    fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit. `time_limit`
+    fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit; `--time-limit`
     does not shorten them: 2e is its own stage."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:

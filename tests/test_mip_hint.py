@@ -154,11 +154,11 @@ def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
     region = ModelOptions(max_total_extras=0)
     best = solve_optimal(game, options=region, prove=False, speculate=False)
     assert best.stars_proven and best.stars is not None and best.stars > 0
-    params = load_params("optimal")
+    params = {**load_params("optimal"), "line_mip_seconds": 600.0}  # (the guard is not what is tested)
     result = RoundResult("optimal", "unknown")
-    line = mip_line(game, ModelOptions(), best.stars, params, None, None, result)
+    line = mip_line(game, ModelOptions(), best.stars, params, None, result)
     assert line is not None and line_extras(line) == 0
     rep = replay(game, line)
     assert rep.legal and rep.stars_total >= best.stars
-    assert mip_line(game, ModelOptions(), best.stars + 1, params, None, None, result) is None
-    assert mip_line(game, ModelOptions(), best.stars, {**params, "line_mip_max_nodes": 0}, None, None, result) is None
+    assert mip_line(game, ModelOptions(), best.stars + 1, params, None, result) is None
+    assert mip_line(game, ModelOptions(), best.stars, {**params, "line_mip_max_nodes": 0}, None, result) is None
