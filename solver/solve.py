@@ -1210,6 +1210,10 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
         # no witness and no proof within the limit: look for a witness window by window
         witness, used = witness_search(game, target, params, time_limit, workers, options)
         result.deterministic_time += used
+        if witness is None:
+            # still none: HiGHS's MIP (stage 2e of solve_optimal), whose lines CP-SAT's searches
+            # missed on the issue-2 bench (docs/performance.md, twenty-eighth session)
+            witness = mip_line(game, options, target, params, workers, result)
         if witness is not None:
             rep = _replayed(game, witness)
             result.stars, result.leftover, result.line, result.replay = rep.stars_total, rep.final.resources.total(), witness, rep

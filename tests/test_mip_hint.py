@@ -162,3 +162,35 @@ def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
     assert rep.legal and rep.stars_total >= best.stars
     assert mip_line(game, ModelOptions(), best.stars + 1, params, None, result) is None
     assert mip_line(game, ModelOptions(), best.stars, {**params, "line_mip_max_nodes": 0}, None, result) is None
+
+
+def test_a_target_question_takes_its_witness_from_highs_when_cp_sat_finds_none(monkeypatch) -> None:
+    """solve_target: CP-SAT's target search and the window search made to find nothing, the
+    witness comes from HiGHS (solve.mip_line) and is replayed; with HiGHS off the answer stays
+    unknown, never reachable without a line."""
+    import solver.solve as S
+    from solver.engine import Game
+    from solver.model import ModelOptions
+    from solver.realms import get_realm
+    from solver.rules import RuleSet
+
+    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
+                RuleSet(compensation="choice"))
+    target = S.solve_optimal(game, options=ModelOptions(max_total_extras=0), prove=False, speculate=False).stars
+    assert target
+    real_cuts, real_params = S.solve_with_cuts, S.load_params
+
+    def no_target_line(rm, solver, *args, **kwargs):  # the target's own search (weighted objective)
+        if kwargs.get("scale", S.STAR_WEIGHT) == S.STAR_WEIGHT:
+            return S.CutSolve("unknown", None, None, 0, 0.0)
+        return real_cuts(rm, solver, *args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", no_target_line)
+    monkeypatch.setattr(S, "witness_search", lambda *a, **k: (None, 0.0))
+    monkeypatch.setattr(S, "_target_by_split", lambda *a, **k: None)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "line_mip_seconds": 600.0})
+    res = S.solve_target(game, target)
+    assert res.status == "reachable" and res.line is not None and res.stars is not None and res.stars >= target
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "line_mip_max_nodes": 0})
+    res = S.solve_target(game, target)
+    assert res.status == "unknown" and res.line is None
