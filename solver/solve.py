@@ -542,21 +542,6 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         split_task.take("split-lps")  # (asked beside 2c: wait for them)
     elif lp is not None:
         split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
-    mip_asks = 0  # 2e's questions asked so far
-
-    def lines_by_mip() -> None:
-        """2e: lines with one star more than the best, from HiGHS's MIP (`mip_line`), while they
-        are found and below the star bound, at most `line_mip_asks` questions."""
-        nonlocal mip_asks
-        while mip_asks < int(params.get("line_mip_asks", 0)) and meets_bound(best_so_far()) is None:
-            mip_asks += 1
-            found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, workers, result)
-            if found is None:
-                return
-            lines.append(found)
-            if progress and result.star_bound is not None:
-                progress(replay(game, found).stars_total, result.star_bound)
-
     if not stars_proven and split is not None and split.max_k >= 1:
         region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
         regions_tried: set[int] = set()  # k asked by region_solved
@@ -639,10 +624,20 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             line = best_so_far()
             result.star_bound = replay(game, line).stars_total
     if long_round and not stars_proven:
-        # 2e, only once 2d (or, with no LP bound, CP-SAT's star search) has left the stars open (asked before 2d where the split could not prove
-        # the best line, it cost the bundled game's round 2 two HiGHS questions, 163 s wall, for
-        # the line 2d finds in less: docs/performance.md, twenty-eighth session)
-        lines_by_mip()
+        # 2e, once 2d (or, with no LP bound, CP-SAT's star search) has left the stars open: lines
+        # with one star more than the best from HiGHS's MIP (`mip_line`), while they are found and
+        # below the bound, at most `line_mip_asks` questions. (Asked before 2d where the split
+        # could not prove the best line, it cost the bundled game's round 2 two HiGHS questions,
+        # 163 s wall, for the line 2d finds in less: docs/performance.md, twenty-eighth session)
+        for _ in range(int(params.get("line_mip_asks", 0))):
+            if meets_bound(best_so_far()) is not None:
+                break
+            found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, workers, result)
+            if found is None:
+                break
+            lines.append(found)
+            if progress and result.star_bound is not None:
+                progress(replay(game, found).stars_total, result.star_bound)
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
