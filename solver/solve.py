@@ -998,11 +998,17 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
         return None
-    region = dc_replace(options, max_total_extras=0)
     limit = float(params.get("line_mip_deterministic_time", 10.0))
+
+    def region(paid: bool) -> RoundModel:
+        """The lines without 3-pumpkin activations with at least `stars` stars (`paid`: with
+        `first_activations_paid`), a fresh model."""
+        rm_ = build(game, dc_replace(options, max_total_extras=0, first_activations_paid=paid))
+        rm_.model.add(rm_.stars >= stars)
+        return rm_
+
     for paid_in_highs in (False, True):
-        asked = build(game, dc_replace(region, first_activations_paid=paid_in_highs))
-        asked.model.add(asked.stars >= stars)
+        asked = region(paid_in_highs)
         found = highs_mip(asked.model, asked.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
                           first_solution=True)
         if found is None or found.usable is None:
@@ -1011,8 +1017,7 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
             rm = asked
             hint_values(rm.model, found.usable)
         else:
-            rm = build(game, dc_replace(region, first_activations_paid=True))
-            rm.model.add(rm.stars >= stars)
+            rm = region(True)
             hint_by_name(rm.model, asked.model, found.usable)
         rm.model.maximize(rm.stars)
         answer = solve_with_cuts(rm, make_solver(params, limit, workers), stop_at=stars, scale=1)

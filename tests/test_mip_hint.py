@@ -3,6 +3,7 @@ nothing on standard output, and its values land as the model's hint."""
 from __future__ import annotations
 
 import subprocess
+from functools import lru_cache
 import sys
 from pathlib import Path
 
@@ -139,20 +140,29 @@ def test_hint_by_name_follows_names_not_positions() -> None:
     del a, b
 
 
+@lru_cache(maxsize=None)
+def _three_turns():  # type: ignore[no-untyped-def]
+    """A 3-turn round and its proven optimum among the lines without 3-pumpkin activations (the
+    region `mip_line` searches), solved once, before any test patches the solver."""
+    from solver.engine import Game
+    from solver.model import ModelOptions
+    from solver.realms import get_realm
+    from solver.rules import RuleSet
+    from solver.solve import solve_optimal
+    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
+                RuleSet(compensation="choice"))
+    return game, solve_optimal(game, options=ModelOptions(max_total_extras=0), prove=False, speculate=False)
+
+
 def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
     """Stage 2e (solve.mip_line) on a 3-turn round: asked for the proven optimum it returns a
     legal line with that many stars and no 3-pumpkin activation (the engine replays it); asked
     for one star more than the region can hold, none; switched off (0 nodes), none."""
-    from solver.engine import Game, replay
+    from solver.engine import replay
     from solver.model import ModelOptions
-    from solver.realms import get_realm
-    from solver.rules import RuleSet
-    from solver.solve import RoundResult, load_params, mip_line, solve_optimal
+    from solver.solve import RoundResult, load_params, mip_line
     from solver.split import line_extras
-    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
-                RuleSet(compensation="choice"))
-    region = ModelOptions(max_total_extras=0)
-    best = solve_optimal(game, options=region, prove=False, speculate=False)
+    game, best = _three_turns()
     assert best.stars_proven and best.stars is not None and best.stars > 0
     params = {**load_params("optimal"), "line_mip_seconds": 600.0}  # (the guard is not what is tested)
     result = RoundResult("optimal", "unknown")
@@ -169,14 +179,9 @@ def test_a_target_question_takes_its_witness_from_highs_when_cp_sat_finds_none(m
     witness comes from HiGHS (solve.mip_line) and is replayed; with HiGHS off the answer stays
     unknown, never reachable without a line."""
     import solver.solve as S
-    from solver.engine import Game
-    from solver.model import ModelOptions
-    from solver.realms import get_realm
-    from solver.rules import RuleSet
 
-    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
-                RuleSet(compensation="choice"))
-    target = S.solve_optimal(game, options=ModelOptions(max_total_extras=0), prove=False, speculate=False).stars
+    game, best = _three_turns()
+    target = best.stars
     assert target
     real_cuts, real_params = S.solve_with_cuts, S.load_params
 
