@@ -579,3 +579,48 @@ def test_no_hint_when_highs_finds_nothing(monkeypatch) -> None:
     q = cs.ask_turn(setup, ((5, 4), (4, 3), (4, 3)), 3, cs.make_solver(params, 20.0, 1), hint_params=params)
     assert q.status == "won" and q.hint == "Node limit reached"
     assert q.line is not None
+
+
+def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
+    """A question CP-SAT leaves unknown asks HiGHS for a first solution of the lines with at most k
+    3-pumpkin activations (`mip_win`, `line_mip_regions`); CP-SAT completes it into a won line
+    that passes the checker, and the question says where the line came from. Switched off
+    (`line_mip_max_nodes` 0), the same question stays unknown."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    real = cs.solve_ordered
+    calls: list[int | None] = []
+
+    def first_unknown(rm, setup, solver, budget):
+        calls.append(rm.options.max_total_extras)
+        return ("unknown", 0, 0.0, None) if len(calls) == 1 else real(rm, setup, solver, budget)
+
+    monkeypatch.setattr(cs, "solve_ordered", first_unknown)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1]}
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params)
+    assert q.status == "won" and q.line is not None and q.line_mip is not None and q.line_mip.startswith("<= 0: ")
+    assert calls == [None, 0]  # the question, then the region of no 3-pumpkin activation
+    assert check_chapter2(setup.game(rolls), setup, q.line).won
+    calls.clear()
+    off = {**params, "line_mip_max_nodes": 0}
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(off, 20.0, 1), hint_params=off)
+    assert q.status == "unknown" and q.line is None and q.line_mip is None
+
+
+def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
+    """HiGHS finding nothing proves nothing: the question stays unknown, with HiGHS's status per
+    region asked; a region already smaller than k (the split's, `max_total_extras` 0) is asked
+    once."""
+    from solver.mip_hint import MipHint
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "solve_ordered", lambda *a: ("unknown", 0, 0.0, None))
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Infeasible", None, None, 0.0))
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1]}
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params)
+    assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible; <= 1: Infeasible"
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), cs.ModelOptions(max_total_extras=0),
+                    hint_params=params)
+    assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible"

@@ -44,7 +44,7 @@ from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..lp_bound import LpBound
-from ..mip_hint import hint_from_highs
+from ..mip_hint import hint_from_highs, highs_mip, hint_values
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of)
 from ..split import ExtrasSplit
@@ -249,6 +249,9 @@ class TurnQuestion:
     #: HiGHS's MIP asked first for a hint (solver/mip_hint.py): its status, e.g. "Optimal"
     #: (a solution: CP-SAT started from it) or "Node limit reached" (none); None: not asked
     hint: str | None = None
+    #: CP-SAT left the question unknown: HiGHS's first solution per region of at most k
+    #: 3-pumpkin activations (`mip_win`), e.g. "<= 0: Infeasible; <= 1: Optimal"; None: not asked
+    line_mip: str | None = None
 
 
 @dataclass
@@ -296,7 +299,7 @@ class Chapter2Result(TurnLadder):
                            "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None,
                            "extras_at_least": q.split_k,
                            "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None,
-                           "mip_hint": q.hint}
+                           "mip_hint": q.hint, "line_mip": q.line_mip}
                           for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -392,7 +395,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     only the lines with at most k - 1 of them, a far smaller model (docs/campaign-chapter2.md).
     With `hint_params` (`mip_hint_max_nodes` > 0), HiGHS's MIP solution of that model is CP-SAT's
     hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing).
-    Then CP-SAT on that model (or the whole one): solve, order, cut, repeat."""
+    Then CP-SAT on that model (or the whole one): solve, order, cut, repeat. Left unknown (and with
+    `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`)."""
     lp = split_lp = None
     split_k: int | None = None
     win = stars_to_win(setup)
@@ -418,28 +422,88 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     if hint_params is not None and six_stars_everywhere in rules:
         hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
                                objective_bound=win)
-    budget = solver.parameters.max_deterministic_time
+    status, cuts, spent, line = solve_ordered(rm, setup, solver, solver.parameters.max_deterministic_time)
+    asked = question(status, cuts, spent, line)
+    if status != "unknown" or hint_params is None or six_stars_everywhere not in rules:
+        return asked
+    found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+    return replace(asked, status="won" if found is not None else "unknown", line=found, cuts=cuts + more_cuts,
+                   deterministic_time=spent + more, line_mip=notes)
+
+
+def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
+                  budget: float | None) -> tuple[str, int, float, Chapter2Line | None]:
+    """CP-SAT on `rm` within `budget` deterministic seconds in all: each solution's turn sets
+    ordered by `order_chapter2`; one it cannot order is cut off (`forbid_history`) and the model
+    solved again. Returns (won | impossible | unknown, cuts, deterministic seconds, the line)."""
     spent, cuts = 0.0, 0
+    saved = solver.parameters.max_deterministic_time
+    if budget:
+        solver.parameters.max_deterministic_time = budget
     try:
         while True:
             status = solver.solve(rm.model)
             spent += solver.deterministic_time
             if status == cp_model.INFEASIBLE:
-                return question("impossible", cuts, spent)
+                return "impossible", cuts, spent, None
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return question("unknown", cuts, spent)
+                return "unknown", cuts, spent, None
             found = order_chapter2(rm.game, setup, rm.turn_sets(solver))
             if isinstance(found, Chapter2Line):
-                return question("won", cuts, spent, found)
+                return "won", cuts, spent, found
             cuts += 1
             if cuts > MAX_CUTS or (budget and spent >= budget):
-                return question("unknown", cuts, spent)
+                return "unknown", cuts, spent, None
             rm.forbid_history(solver, found)
             if budget:
                 solver.parameters.max_deterministic_time = max(0.1, budget - spent)
     finally:
-        if budget:
-            solver.parameters.max_deterministic_time = budget
+        solver.parameters.max_deterministic_time = saved
+
+
+def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.CpSolver, options: ModelOptions,
+            rules: Sequence[Rule], params: dict[str, Any]) -> tuple[Chapter2Line | None, str | None, float, int]:
+    """A win at turn len(rolls) found by HiGHS's MIP and completed by CP-SAT (a line finder, never
+    a proof), asked when CP-SAT left the question unknown: for each k of `line_mip_regions`,
+    HiGHS's first solution of the lines with at most k 3-pumpkin activations (the region of
+    round.toml's `line_mip_max_nodes` nodes, `line_mip_seconds` wall seconds at most: a guard
+    whose firing drops what it found) becomes CP-SAT's hint in that region, CP-SAT (at most
+    `line_mip_deterministic_time`) solves, orders and cuts as ever. Returns (the line, HiGHS's
+    statuses per region, CP-SAT's deterministic seconds, cuts).
+
+    Why: on bench seeds 2 and 4 (`bench/chapter2.py`) turn 9 is the first whose LP reaches 18
+    and CP-SAT neither found nor refuted a win there; HiGHS's first solution of the region of no
+    (seed 2) or at most one (seed 4) 3-pumpkin activation is a win CP-SAT completes in 1.4 / 2.0
+    det-s, which decides both (turns 1-8 proven by the LP). The same stage as the round
+    solver's 2e (solve.mip_line); smaller regions first, as their MIPs are far smaller."""
+    nodes = int(params.get("line_mip_max_nodes", 0) or 0)
+    if nodes <= 0:
+        return None, None, 0.0, 0
+    win = stars_to_win(setup)
+    notes: list[str] = []
+    spent, cuts = 0.0, 0
+    asked: set[int] = set()
+    for k in params.get("line_mip_regions", [0]):
+        most = int(k) if options.max_total_extras is None else min(int(k), options.max_total_extras)
+        if most in asked:
+            continue
+        asked.add(most)
+        rm = build_chapter2(setup, rolls, replace(options, max_total_extras=most), rules)
+        found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
+                          objective_bound=win, first_solution=True)
+        if found is None:
+            continue
+        notes.append(f"<= {most}: {found.status}")
+        if found.usable is None:
+            continue
+        hint_values(rm.model, found.usable)
+        status, more_cuts, used, line = solve_ordered(rm, setup, solver,
+                                                      float(params.get("line_mip_deterministic_time", 15.0)))
+        spent += used
+        cuts += more_cuts
+        if line is not None:
+            return line, "; ".join(notes), spent, cuts
+    return None, "; ".join(notes) or None, spent, cuts
 
 
 def lp_still_useful(q: TurnQuestion) -> bool:
@@ -717,6 +781,8 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             how = " (LP; the extras split: CP-SAT asked of the lines with fewer)" if q.method == "extras-split" else ""
             if q.hint is not None:
                 how += f"; HiGHS hint: {q.hint}"
+            if q.line_mip is not None:
+                how += f"; HiGHS line ({q.line_mip})"
             out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}{how}")
     if res.line is not None and res.verdict is not None:
         out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "
