@@ -624,3 +624,81 @@ def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), cs.ModelOptions(max_total_extras=0),
                     hint_params=params)
     assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible"
+
+
+# ---- the proof by cases on where the 3-pumpkin activations are ----------------------------------
+
+def test_extras_counts_cover_every_placement_once() -> None:
+    """The cases of `refute_extras_cases`: every count vector with at most `most` activations in
+    all, each once, fewest first (so a line with k of them is in exactly one case)."""
+    cases = cs.extras_counts(3, 2)
+    assert cases[0] == (0, 0, 0) and len(cases) == len(set(cases)) == 1 + 3 + 6
+    assert [sum(c) for c in cases] == sorted(sum(c) for c in cases)
+    assert set(cases) == {c for c in itertools.product(range(3), repeat=3) if sum(c) <= 2}
+    assert len(cs.extras_counts(3, 3)) == 20 and cs.extras_counts(2, 0) == [(0, 0)]
+
+
+def test_extras_cases_agree_with_cp_sat(monkeypatch) -> None:
+    """Short random instances (the win lowered to 1 or 2 stars per realm): the cases refute a turn
+    count exactly when CP-SAT finds the whole question's model INFEASIBLE (order rules aside: the
+    cases see the same model), and a case stops the proof at a solution with the win's stars.
+    The sample holds both answers, else the test could not fail. (The resource limit is lowered
+    to 7, so at most 2 3-pumpkin activations and 10 cases: a shorter test, the same code.)"""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 7)
+    params = cs.load_params("target")
+    solver = cs.make_solver(params, 20.0, 1)
+    seen = set()
+    for seed, stars in itertools.product((0, 2), (1, 2)):
+        rng = random.Random(seed)
+        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
+        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+        for w in (1, 2, 3):
+            rm = cs.build_chapter2(setup, rolls[:w])
+            status = solver.solve(rm.model)
+            assert status in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE)
+            cases = cs.refute_extras_cases(setup, rolls[:w], cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+            assert cases is not None
+            assert cases.refuted == (status == cp_model.INFEASIBLE), (setup.realms, rolls, w)
+            if cases.refuted:
+                assert len(cases.cases) == len(cs.extras_counts(3, cases.most))
+                assert all(c.bound is None or c.bound < cs.stars_to_win(setup) for c in cases.cases)
+            else:
+                assert cases.cases[-1].bound >= cs.stars_to_win(setup)
+                assert all(c.refuted for c in cases.cases[:-1])
+            seen.add(cases.refuted)
+    assert seen == {True, False}
+
+
+def test_extras_cases_prove_a_turn_cp_sat_left_unknown(monkeypatch) -> None:
+    """A question CP-SAT (and HiGHS's line search) left unknown is proven impossible by the cases:
+    status impossible, method extras-cases, every case in the JSON with its bound, and the answer
+    says so. Switched off (`extras_case_deterministic_time` 0), the same question stays unknown.
+    The turn really is impossible: CP-SAT alone proves it."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_max_nodes": 0}
+    assert cs.ask_turn(setup, rolls, 2, cs.make_solver(params, 20.0, 1)).status == "impossible"
+    monkeypatch.setattr(cs, "solve_ordered", lambda *a: ("unknown", 0, 0.0, None))
+    q = cs.ask_turn(setup, rolls, 2, cs.make_solver(params, 20.0, 1), hint_params=params)
+    assert q.status == "impossible" and q.method == "extras-cases" and q.extras_cases.refuted
+    res = cs.Chapter2Result(setup, rolls, "unknown", questions=[q])
+    data = res.as_json()["questions"][0]["extras_cases"]
+    assert data["status"] == "INFEASIBLE" and len(data["cases"]) == len(cs.extras_counts(3, data["most_extras"]))
+    assert "extras cases: all" in "\n".join(cs.answer_lines(res))
+    off = {**params, "extras_case_deterministic_time": 0}
+    q = cs.ask_turn(setup, rolls, 2, cs.make_solver(off, 20.0, 1), hint_params=off)
+    assert q.status == "unknown" and q.extras_cases is None
+
+
+def test_extras_cases_stop_at_their_budget(monkeypatch) -> None:
+    """The cases together stop at `extras_cases_deterministic_time`: what was refuted so far proves
+    nothing, the question stays unknown and the note says why."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    params = {**cs.load_params("target"), "extras_cases_deterministic_time": 1e-9}
+    cases = cs.refute_extras_cases(setup, ((5, 4), (4, 3)), cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+    assert not cases.refuted and len(cases.cases) == 1 and cases.cases[0].refuted
+    assert cases.note() == "extras cases: 1 refuted, then their budget was spent"
+    assert cases.as_json()["realms"] == list(setup.realms) and cases.as_json()["status"] == "unknown"

@@ -252,6 +252,9 @@ class TurnQuestion:
     #: CP-SAT left the question unknown: HiGHS's first solution per region of at most k
     #: 3-pumpkin activations (`mip_win`), e.g. "<= 0: Infeasible; <= 1: Optimal"; None: not asked
     line_mip: str | None = None
+    #: still unknown after that: the proof by cases on where the 3-pumpkin activations are
+    #: (`refute_extras_cases`): each case's bound; None: not asked
+    extras_cases: "ExtrasCases | None" = None
 
 
 @dataclass
@@ -299,7 +302,8 @@ class Chapter2Result(TurnLadder):
                            "lp_bound": q.lp_bound.as_json() if q.lp_bound is not None else None,
                            "extras_at_least": q.split_k,
                            "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None,
-                           "mip_hint": q.hint, "line_mip": q.line_mip}
+                           "mip_hint": q.hint, "line_mip": q.line_mip,
+                           "extras_cases": q.extras_cases.as_json() if q.extras_cases is not None else None}
                           for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -427,8 +431,16 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     if status != "unknown" or hint_params is None or six_stars_everywhere not in rules:
         return asked
     found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
-    return replace(asked, status="won" if found is not None else "unknown", line=found, cuts=cuts + more_cuts,
-                   deterministic_time=spent + more, line_mip=notes)
+    asked = replace(asked, status="won" if found is not None else "unknown", line=found, cuts=cuts + more_cuts,
+                    deterministic_time=spent + more, line_mip=notes)
+    if found is not None:
+        return asked
+    cases = refute_extras_cases(setup, tuple(rolls)[:w], options, rules, hint_params)
+    if cases is None:
+        return asked
+    return replace(asked, status="impossible" if cases.refuted else "unknown",
+                   method="extras-cases" if cases.refuted else asked.method,
+                   deterministic_time=asked.deterministic_time + cases.deterministic_time, extras_cases=cases)
 
 
 def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
@@ -506,12 +518,138 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     return None, "; ".join(notes) or None, spent, cuts
 
 
+def extras_counts(realms: int, most: int) -> list[tuple[int, ...]]:
+    """Every way to place exactly k 3-pumpkin activations among the realms, k = 0 .. most, as
+    counts per realm (fewest first; within k, the first realm's most first)."""
+    return [c for k in range(most + 1)
+            for c in sorted((c for c in itertools.product(range(k + 1), repeat=realms) if sum(c) == k), reverse=True)]
+
+
+@dataclass(frozen=True)
+class ExtrasCase:
+    """One case of `refute_extras_cases`: exactly `counts[r]` 3-pumpkin activations in realm r;
+    CP-SAT's proven bound on the stars there (None: INFEASIBLE), and whether it is below the win."""
+
+    counts: tuple[int, ...]
+    refuted: bool
+    bound: float | None
+    deterministic_time: float
+
+
+@dataclass(frozen=True)
+class ExtrasCases:
+    """The proof by cases on where the 3-pumpkin activations are: `refuted` when every case is
+    (then no line wins at that turn); else it stops at the first case that is not."""
+
+    refuted: bool
+    cases: tuple[ExtrasCase, ...]
+    #: the realms the counts are of (the row, left to right)
+    realms: tuple[str, ...]
+    most: int
+    limit: float
+    params: dict[str, Any]
+
+    @property
+    def deterministic_time(self) -> float:
+        return sum(c.deterministic_time for c in self.cases)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"status": "INFEASIBLE" if self.refuted else "unknown", "realms": list(self.realms), "most_extras": self.most,
+                "case_limit": self.limit, "params": self.params,
+                "cases": [{"extras_per_realm": list(c.counts), "refuted": c.refuted, "star_bound": c.bound,
+                           "deterministic_time": round(c.deterministic_time, 3)} for c in self.cases]}
+
+    def note(self) -> str:
+        """'extras cases: all 20 refuted' / 'extras cases: 6 refuted, then wingspan 1 pendulum 1 not
+        (bound 18 at 30.0 det-s)'."""
+        if self.refuted:
+            return f"extras cases: all {len(self.cases)} refuted"
+        last = self.cases[-1]
+        if last.refuted:
+            return f"extras cases: {len(self.cases)} refuted, then their budget was spent"
+        where = " ".join(f"{realm} {n}" for realm, n in zip(self.realms, last.counts) if n) or "none"
+        return (f"extras cases: {len(self.cases) - 1} refuted, then {where} not "
+                f"(bound {last.bound:g} at {last.deterministic_time:.1f} det-s)")
+
+
+class _StopAtWin(cp_model.CpSolverSolutionCallback):
+    """Stops the search at a solution with the win's stars: such a case cannot be refuted."""
+
+    def __init__(self, win: int) -> None:
+        super().__init__()
+        self.win = win
+
+    def on_solution_callback(self) -> None:
+        if self.objective_value >= self.win:
+            self.stop_search()
+
+
+def _win_stars(rm: RoundModel) -> Any:
+    """Sum over the realms of min(stars, the stars a win needs there): at least `stars_to_win`
+    exactly when the line wins. With the real rules (6 = the realms' cap) it is the model's stars."""
+    need = ch2.STARS_TO_WIN  # read at call time, as the checker's `won` does
+    terms = []
+    for r, s in enumerate(rm.realm_stars):
+        if need >= rm.game.rules.star_cap:
+            terms.append(s)
+            continue
+        part = rm.model.new_int_var(0, need, f"win_stars[{rm.game.realms[r].key}]")
+        rm.model.add(part <= s)
+        terms.append(part)
+    return sum(terms)
+
+
+def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
+                        rules: Sequence[Rule], params: dict[str, Any]) -> ExtrasCases | None:
+    """"No win at turn len(rolls)", proven case by case on where the 3-pumpkin activations are:
+    for every count vector c (c_r activations with the 3-pumpkin power in realm r, sum c at most
+    the proven bound cap // 3 of `pumpkins_spent_within_limit`, or the extras split's region in
+    `options`), the question's model without the win rule, with those counts, maximises the stars
+    (each realm's up to the win's 6: `_win_stars`) and CP-SAT's proven bound must fall below the win. Every line is in
+    exactly one case, so when all are refuted no line wins. None when off
+    (`extras_case_deterministic_time` = 0) or the win rule is not among `rules`.
+
+    Why: where the LP reaches 18 (bench/chapter2.py seeds 0, 1, 3 at the turn before their win) the
+    whole question stays unknown at 60 det-s, while CP-SAT's LP-tree search
+    (`optimize_with_lb_tree_search`) bounds one case at 17 in 0.2-30 det-s (docs/campaign-chapter2.md)."""
+    limit = float(params.get("extras_case_deterministic_time", 0) or 0)
+    if limit <= 0 or six_stars_everywhere not in rules:
+        return None
+    rolls = tuple(rolls)
+    win = stars_to_win(setup)
+    base_rules = [r for r in rules if r is not six_stars_everywhere]
+    most = cap_of_earned(setup.game(rolls), setup) // 3
+    if options.max_total_extras is not None:
+        most = min(most, options.max_total_extras)
+    solver = make_solver(params, limit, 1)
+    solver.parameters.optimize_with_lb_tree_search = bool(params.get("extras_case_lb_tree_search", True))
+    budget = float(params.get("extras_cases_deterministic_time", 0) or 0)
+    done: list[ExtrasCase] = []
+    for counts in extras_counts(len(setup.realms), most):
+        if budget and sum(c.deterministic_time for c in done) >= budget:
+            return ExtrasCases(False, tuple(done), setup.realms, most, limit, effective_params(solver))
+        rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), base_rules)
+        for r, n in enumerate(counts):
+            rm.model.add(sum(e.extra for e in rm.events[r]) == n)
+        rm.model.maximize(_win_stars(rm))
+        solver.best_bound_callback = lambda bound: solver.stop_search() if bound < win else None
+        status = solver.solve(rm.model, _StopAtWin(win))
+        if status == cp_model.INFEASIBLE:
+            done.append(ExtrasCase(counts, True, None, solver.deterministic_time))
+            continue
+        bound = solver.best_objective_bound
+        done.append(ExtrasCase(counts, bound < win, bound, solver.deterministic_time))
+        if bound >= win:
+            return ExtrasCases(False, tuple(done), setup.realms, most, limit, effective_params(solver))
+    return ExtrasCases(True, tuple(done), setup.realms, most, limit, effective_params(solver))
+
+
 def lp_still_useful(q: TurnQuestion) -> bool:
     """Ask the LP at the next turn count too? Not once it failed to prove one (its bound reached
     the win, or no bound within its limit): later turns hold more rolls, so their LPs are larger
     and, in every instance measured, no lower (docs/campaign-chapter2.md). A time choice only:
     skipping a bound never makes an answer wrong."""
-    return q.method in ("lp-bound", "extras-split")
+    return q.method == "lp-bound" or q.split_k is not None
 
 
 def lp_note(q: TurnQuestion) -> str:
@@ -783,6 +921,8 @@ def answer_lines(res: Chapter2Result) -> list[str]:
                 how += f"; HiGHS hint: {q.hint}"
             if q.line_mip is not None:
                 how += f"; HiGHS line ({q.line_mip})"
+            if q.extras_cases is not None:
+                how += f"; {q.extras_cases.note()}"
             out.append(f"  turn {q.turn:2d}: {q.status:10s} {q.deterministic_time:7.2f} det-s, {q.cuts} cut(s){lp_note(q)}{how}")
     if res.line is not None and res.verdict is not None:
         out.append(f"  checked by check_chapter2: {res.verdict.outcome.upper()} at turn {res.verdict.turn}, "
