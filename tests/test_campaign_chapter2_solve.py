@@ -702,3 +702,30 @@ def test_extras_cases_stop_at_their_budget(monkeypatch) -> None:
     assert not cases.refuted and len(cases.cases) == 1 and cases.cases[0].refuted
     assert cases.note() == "extras cases: 1 refuted, then their budget was spent"
     assert cases.as_json()["realms"] == list(setup.realms) and cases.as_json()["status"] == "unknown"
+
+
+def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
+    """solve_chapter2 asks the cases only after its first pass found the win: turn 2, left unknown
+    (CP-SAT made to stop there), is proven impossible by cases once turn 3 is won, so the win is
+    proven fewest; the answer's lines say how."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
+    order: list[str] = []
+
+    def solve(rm, setup, solver, budget):
+        order.append(f"solve {rm.game.turns}")
+        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
+
+    def cases(setup, rolls, *a):
+        order.append(f"cases {len(rolls)}")
+        return real_cases(setup, rolls, *a)
+
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    monkeypatch.setattr(cs, "refute_extras_cases", cases)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
+    assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
+    assert [(q.status, q.method) for q in res.questions] == [
+        ("impossible", "lp-bound"), ("impossible", "extras-cases"), ("won", "cp-sat")]
+    assert order[-1] == "cases 2" and "solve 3" in order[:-1]
+    assert "extras cases: all" in "\n".join(cs.answer_lines(res))

@@ -391,7 +391,8 @@ def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) ->
 
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
-             lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None) -> TurnQuestion:
+             lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
+             extras_cases: bool = True) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -400,7 +401,9 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     With `hint_params` (`mip_hint_max_nodes` > 0), HiGHS's MIP solution of that model is CP-SAT's
     hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing).
     Then CP-SAT on that model (or the whole one): solve, order, cut, repeat. Left unknown (and with
-    `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`)."""
+    `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`), then (with
+    `extras_cases`) the proof by cases (`settle_by_cases`; the ladders ask it after their first
+    pass instead, once they know which turn counts are worth it)."""
     lp = split_lp = None
     split_k: int | None = None
     win = stars_to_win(setup)
@@ -433,14 +436,44 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
     asked = replace(asked, status="won" if found is not None else "unknown", line=found, cuts=cuts + more_cuts,
                     deterministic_time=spent + more, line_mip=notes)
-    if found is not None:
+    if found is not None or not extras_cases:
         return asked
-    cases = refute_extras_cases(setup, tuple(rolls)[:w], options, rules, hint_params)
+    return settle_by_cases(setup, rolls, asked, options, rules, hint_params)
+
+
+def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
+                    rules: Sequence[Rule], params: dict[str, Any]) -> TurnQuestion:
+    """An unknown question asked once more as a proof by cases (`refute_extras_cases`), in the
+    extras split's region when the question had one; other questions are returned as they are."""
+    if q.status != "unknown":
+        return q
+    if q.split_k is not None:
+        most = q.split_k - 1 if options.max_total_extras is None else min(q.split_k - 1, options.max_total_extras)
+        options = replace(options, max_total_extras=most)
+    cases = refute_extras_cases(setup, tuple(rolls)[:q.turn], options, rules, params)
     if cases is None:
-        return asked
-    return replace(asked, status="impossible" if cases.refuted else "unknown",
-                   method="extras-cases" if cases.refuted else asked.method,
-                   deterministic_time=asked.deterministic_time + cases.deterministic_time, extras_cases=cases)
+        return q
+    return replace(q, status="impossible" if cases.refuted else "unknown",
+                   method="extras-cases" if cases.refuted else q.method,
+                   deterministic_time=q.deterministic_time + cases.deterministic_time, extras_cases=cases)
+
+
+def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
+                  options: ModelOptions, params: dict[str, Any], say: Callable[[str], None]) -> None:
+    """The ladder's second pass: its unknown questions (below the win, if one was found), fewest
+    turns first, each asked as a proof by cases (`settle_by_cases`), in place; it stops at the
+    first one not proven, since the answer needs them all. Why after the first pass: the cases
+    can take minutes, and the turn counts worth proving are known only once the win is found."""
+    for i, q in enumerate(questions):
+        if q.status != "unknown":
+            continue
+        settled = settle_by_cases(setup, rolls, q, options, CHAPTER2_RULES, params)
+        questions[i] = settled
+        if settled.extras_cases is not None:
+            say(f"chapter 2 {','.join(setup.realms)}: won at turn {q.turn}? {settled.status} by cases "
+                f"({settled.extras_cases.note()}; {settled.extras_cases.deterministic_time:.2f} det-s)")
+        if settled.status != "impossible":
+            return
 
 
 def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
@@ -668,7 +701,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     """The fewest-turn win: ask W = 1, 2, ... (at most the rolls given and the chapter's last
     turn) until a checked win; `time_limit` is CP-SAT deterministic time per question,
     `total_limit` stops asking once the questions together used that much (benchmarks; the later
-    W are then not asked and the answer is unknown). `turns` restricts the W asked (tests)."""
+    W are then not asked and the answer is unknown; the second pass, `settle_ladder`, is not
+    counted against it). `turns` restricts the W asked (tests)."""
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -681,7 +715,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     for w in planned:
         if total_limit is not None and result.deterministic_time >= total_limit:
             break
-        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params)
+        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
+                     extras_cases=False)
         lp_live = lp_live and lp_still_useful(q)
         result.questions.append(q)
         say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
@@ -691,6 +726,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             result.line = q.line
             result.verdict = _checked(setup, rolls, q.line)
             break
+    settle_ladder(setup, rolls, result.questions, options, params, say)
     statuses = [q.status for q in result.questions]
     if result.line is not None:
         result.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
@@ -833,7 +869,8 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
                 a.questions.append(TurnQuestion(w, "impossible"))
                 continue
             q = ask_turn(a.setup, rolls, w, solver, options,
-                         lp_params=None if frozenset(c.realms) in lp_spent else params, hint_params=params)
+                         lp_params=None if frozenset(c.realms) in lp_spent else params, hint_params=params,
+                         extras_cases=False)
             if not lp_still_useful(q):
                 lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
@@ -846,6 +883,9 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
                 break
         if any(c.answer is not None and c.answer.line is not None for c in live):
             break
+    for c in live:  # the second pass (settle_ladder), setup by setup
+        assert c.answer is not None
+        settle_ladder(c.answer.setup, rolls, c.answer.questions, options, params, say)
     for c in cands:
         a = c.answer
         if a is None:
