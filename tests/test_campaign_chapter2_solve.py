@@ -152,8 +152,10 @@ def test_won_line_passes_the_checker(one_star) -> None:
 
 def test_a_win_after_an_undecided_turn_is_not_proven_fewest(one_star, monkeypatch) -> None:
     """When a smaller W was not decided (the limit), the win found is given but the answer is
-    unknown (exit 3): its turn count is not proven fewest. (W = 1 is stubbed as undecided.)"""
+    unknown (exit 3): its turn count is not proven fewest. (W = 1 is stubbed as undecided, and the
+    second pass's cases as off: they would prove it.)"""
     real = cs.ask_turn
+    monkeypatch.setattr(cs, "refute_extras_cases", lambda *a: None)
 
     def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
         return cs.TurnQuestion(w, "unknown") if w == 1 else real(setup, rolls, w, solver, options, **kw)
@@ -729,3 +731,30 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
         ("impossible", "lp-bound"), ("impossible", "extras-cases"), ("won", "cp-sat")]
     assert order[-1] == "cases 2" and "solve 3" in order[:-1]
     assert "extras cases: all" in "\n".join(cs.answer_lines(res))
+
+
+def test_fleet_second_pass_starts_with_the_winner_and_stops_at_the_first_undecided(one_star, monkeypatch) -> None:
+    """The fleet's second pass (settle_ladder per setup) asks the winning setup first and stops at
+    the first setup it leaves undecided: the fleet's answer is unknown then, whatever the rest
+    give. Turn 1 is stubbed unknown for every setup, so each ladder has something to settle."""
+    real = cs.ask_turn
+
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
+        if w == 1:
+            return cs.TurnQuestion(w, "unknown")
+        if set(setup.realms) != set(ROW):
+            return cs.TurnQuestion(w, "impossible")
+        return real(setup, rolls, w, solver, options, **kw)
+
+    settled: list[tuple[str, ...]] = []
+
+    def settle(setup, rolls, questions, options, params, say):
+        settled.append(setup.realms)
+        return len(settled) < 2  # the first setup settles, the second does not
+
+    monkeypatch.setattr(cs, "ask_turn", ask)
+    monkeypatch.setattr(cs, "settle_ladder", settle)
+    res = choose_setup(("parks", "pendulum", "euphoria", "scythe", "charterstone"), "parks", ROLLS, "hard")
+    winners = {c.realms for c in res.candidates if c.answer is not None and c.answer.line is not None}
+    assert len(settled) == 2 and settled[0] in winners
+    assert res.status == "unknown"

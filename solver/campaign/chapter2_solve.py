@@ -459,11 +459,12 @@ def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQu
 
 
 def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
-                  options: ModelOptions, params: dict[str, Any], say: Callable[[str], None]) -> None:
+                  options: ModelOptions, params: dict[str, Any], say: Callable[[str], None]) -> bool:
     """The ladder's second pass: its unknown questions (below the win, if one was found), fewest
     turns first, each asked as a proof by cases (`settle_by_cases`), in place; it stops at the
     first one not proven, since the answer needs them all. Why after the first pass: the cases
-    can take minutes, and the turn counts worth proving are known only once the win is found."""
+    can take minutes, and the turn counts worth proving are known only once the win is found.
+    Returns whether every question is now decided."""
     for i, q in enumerate(questions):
         if q.status != "unknown":
             continue
@@ -473,7 +474,8 @@ def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: 
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {q.turn}? {settled.status} by cases "
                 f"({settled.extras_cases.note()}; {settled.extras_cases.deterministic_time:.2f} det-s)")
         if settled.status != "impossible":
-            return
+            return False
+    return True
 
 
 def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
@@ -883,9 +885,12 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
                 break
         if any(c.answer is not None and c.answer.line is not None for c in live):
             break
-    for c in live:  # the second pass (settle_ladder), setup by setup
+    # the second pass (settle_ladder), setup by setup, the winning one first; it stops at the first
+    # setup left undecided, since the fleet's answer is then unknown whatever the others give
+    for c in sorted(live, key=lambda c: c.answer is None or c.answer.line is None):
         assert c.answer is not None
-        settle_ladder(c.answer.setup, rolls, c.answer.questions, options, params, say)
+        if not settle_ladder(c.answer.setup, rolls, c.answer.questions, options, params, say):
+            break
     for c in cands:
         a = c.answer
         if a is None:
