@@ -389,6 +389,13 @@ def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) ->
                        lp_model_options=base.options, base=base)
 
 
+def split_region(options: ModelOptions, split_k: int) -> ModelOptions:
+    """The extras split's region: the lines with at most split_k - 1 3-pumpkin activations (and
+    never more than `options` already allowed)."""
+    most = split_k - 1 if options.max_total_extras is None else min(split_k - 1, options.max_total_extras)
+    return replace(options, max_total_extras=most)
+
+
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
@@ -415,8 +422,7 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
         found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1) if lp is not None else None
         if found_k is not None:
             split_k, split_lp = found_k
-            most = split_k - 1 if options.max_total_extras is None else min(split_k - 1, options.max_total_extras)
-            options = replace(options, max_total_extras=most)
+            options = split_region(options, split_k)
     method = "cp-sat" if split_k is None else "extras-split"
 
     hint: str | None = None
@@ -448,8 +454,7 @@ def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQu
     if q.status != "unknown":
         return q
     if q.split_k is not None:
-        most = q.split_k - 1 if options.max_total_extras is None else min(q.split_k - 1, options.max_total_extras)
-        options = replace(options, max_total_extras=most)
+        options = split_region(options, q.split_k)
     cases = refute_extras_cases(setup, tuple(rolls)[:q.turn], options, rules, params)
     if cases is None:
         return q
