@@ -665,9 +665,13 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     solver.parameters.optimize_with_lb_tree_search = bool(params.get("extras_case_lb_tree_search", True))
     budget = float(params.get("extras_cases_deterministic_time", 0) or 0)
     done: list[ExtrasCase] = []
+
+    def answer(refuted: bool) -> ExtrasCases:
+        return ExtrasCases(refuted, tuple(done), setup.realms, most, limit, effective_params(solver))
+
     for counts in extras_counts(len(setup.realms), most):
         if budget and sum(c.deterministic_time for c in done) >= budget:
-            return ExtrasCases(False, tuple(done), setup.realms, most, limit, effective_params(solver))
+            return answer(False)
         rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), base_rules)
         for r, n in enumerate(counts):
             rm.model.add(sum(e.extra for e in rm.events[r]) == n)
@@ -680,8 +684,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         bound = solver.best_objective_bound
         done.append(ExtrasCase(counts, bound < win, bound, solver.deterministic_time))
         if bound >= win:
-            return ExtrasCases(False, tuple(done), setup.realms, most, limit, effective_params(solver))
-    return ExtrasCases(True, tuple(done), setup.realms, most, limit, effective_params(solver))
+            return answer(False)
+    return answer(True)
 
 
 def lp_still_useful(q: TurnQuestion) -> bool:
