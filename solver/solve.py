@@ -97,7 +97,7 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "extras_case", "speculate")):
+        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:

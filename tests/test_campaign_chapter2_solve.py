@@ -436,9 +436,11 @@ def test_lp_is_asked_until_it_stops_proving(monkeypatch) -> None:
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
-    # turn 1: the LP proves it (2.17 < 3); turn 2: LP 4.33, CP-SAT proves it; turn 3: CP-SAT alone wins
+    # turn 1: the LP proves it (2.17 < 3); turn 2: LP 4.33, HiGHS's lines find no win (line_mip_first),
+    # CP-SAT proves it; turn 3: no LP, HiGHS's first solution of the smallest region wins
     assert [(q.status, q.method) for q in res.questions] == [
-        ("impossible", "lp-bound"), ("impossible", "cp-sat"), ("won", "cp-sat")]
+        ("impossible", "lp-bound"), ("impossible", "cp-sat"), ("won", "line-mip")]
+    assert res.questions[1].line_mip is not None and res.questions[2].line_mip.startswith("<= 0: ")
     assert asked == [True, True, False]
     assert res.status == "won" and res.proven_impossible == [1, 2]
     data = res.as_json()["questions"]
@@ -512,10 +514,10 @@ def test_cli_won_json(one_star, tmp_path) -> None:
     data = json.loads(out.output)
     assert data["status"] == "won" and data["turn"] == 2 and "move pendulum" in data["line_text"]
     # turn 1 is proven impossible by the LP bound (the win needs 3 stars, one per realm; the LP of
-    # one roll stays below), turn 2 is won by CP-SAT
+    # one roll stays below), turn 2 is won (HiGHS's first solution completed by CP-SAT, or CP-SAT)
     first, second = data["questions"]
     assert first["method"] == "lp-bound" and first["status"] == "impossible" and first["lp_bound"]["bound"] < 3
-    assert second["status"] == "won" and second["method"] in ("cp-sat", "extras-split")
+    assert second["status"] == "won" and second["method"] in ("line-mip", "cp-sat", "extras-split")
     text = run("--rolls", str(rolls), "--realms", ",".join(ROW))
     assert text.exit_code == 0 and "WON at turn 2" in text.output
     rolls.write_text("4 1\n")
@@ -559,7 +561,7 @@ def test_highs_hint_finds_the_win_cp_sat_did_not() -> None:
     guard, as many wall seconds, leaves room on a loaded machine: it needs 2-3 s.)"""
     rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))
     setup = Chapter2(("euphoria", "parks", "libertalia"))
-    params = cs.load_params("target")
+    params = {**cs.load_params("target"), "line_mip_first": False}  # the hint's own path
     assert params["mip_hint_max_nodes"] > 0
     solver = cs.make_solver(params, 60.0, 1)
     q = cs.ask_turn(setup, rolls, 11, solver, lp_params=params, hint_params=params)
@@ -577,7 +579,7 @@ def test_no_hint_when_highs_finds_nothing(monkeypatch) -> None:
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     monkeypatch.setattr(mip_hint, "highs_mip", lambda *a, **k: MipHint("Node limit reached", None, None, 0.0))
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
-    params = {**cs.load_params("target"), "mip_hint_max_nodes": 1}
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 1, "line_mip_first": False}
     q = cs.ask_turn(setup, ((5, 4), (4, 3), (4, 3)), 3, cs.make_solver(params, 20.0, 1), hint_params=params)
     assert q.status == "won" and q.hint == "Node limit reached"
     assert q.line is not None
@@ -599,7 +601,7 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     monkeypatch.setattr(cs, "solve_ordered", first_unknown)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1]}
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1], "line_mip_first": False}
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params)
     assert q.status == "won" and q.line is not None and q.line_mip is not None and q.line_mip.startswith("<= 0: ")
     assert calls == [None, 0]  # the question, then the region of no 3-pumpkin activation
@@ -626,6 +628,91 @@ def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), cs.ModelOptions(max_total_extras=0),
                     hint_params=params)
     assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible"
+
+
+def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
+    """With `line_mip_first` (round.toml's default), a question the LP does not prove asks HiGHS's
+    first solutions of the small regions before anything else: a win there is the answer (method
+    "line-mip", CP-SAT asked only to complete it, no extras split, no hint); without one, the
+    question goes on as before (split, hint, CP-SAT) and HiGHS is not asked again. The same turn
+    is won either way, and the line passes the checker."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    real = cs.solve_ordered
+    calls: list[int | None] = []
+
+    def solve(rm, setup, solver, budget):
+        calls.append(rm.options.max_total_extras)
+        return real(rm, setup, solver, budget)
+
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_regions": [0, 1]}
+    assert params["line_mip_first"]
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params)
+    assert q.status == "won" and q.method == "line-mip" and q.hint is None and q.split_k is None
+    assert calls == [0] and q.line_mip.startswith("<= 0: ")
+    assert check_chapter2(setup.game(rolls), setup, q.line).won
+    from solver.mip_hint import MipHint
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Infeasible", None, None, 0.0))
+    calls.clear()
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params)
+    assert q.status == "won" and q.method in ("cp-sat", "extras-split") and q.line_mip == "<= 0: Infeasible; <= 1: Infeasible"
+    assert calls == [None if q.split_k is None else q.split_k - 1]  # CP-SAT once, on the question's model
+    assert check_chapter2(setup.game(rolls), setup, q.line).won
+
+
+def test_prefix_lp_answers_every_earlier_turn(one_star) -> None:
+    """The prefix LP's model (every die free to stay unused) holds a line that won at an earlier
+    turn and then stopped: the known turn-2 win, fixed into the model of 4 turns with nothing
+    played in turns 3-4, is a solution with every realm at its star; with the dice rule kept (the
+    per-W model) it is not. `prefix_questions` answers nothing where a win exists (W0 = 2 here),
+    and is off for W0 < 2 (the ladder's own first question is that LP)."""
+    setup = Chapter2(ROW, "normal")
+    rolls = ROLLS + ((3, 3), (5, 5))
+    res = solve_chapter2(setup, ROLLS)
+    assert res.status == "won" and res.turn == 2
+
+    def holds(dropped) -> bool:
+        rm = build_chapter2(setup, rolls, rules=[r for r in CHAPTER2_RULES if r not in dropped])
+        rm.fix_line(res.line.line)
+        for evs in rm.events:
+            for e in evs:
+                if e.t >= 2:
+                    rm.model.add(e.active == 0)
+        for s in rm.realm_stars:
+            rm.model.add(s >= 1)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        return solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    assert holds((cs.six_stars_everywhere, cs.dice_used_before_last_turn))
+    assert not holds((cs.six_stars_everywhere,))
+    params = cs.load_params("target")
+    assert cs.lp_prefix_bound(setup, rolls, params).bound >= cs.stars_to_win(setup)
+    assert cs.prefix_questions(setup, rolls, 4, {**params, "prefix_lp_turn": 2, "prefix_lp_tries": 2}) == []
+    assert cs.prefix_questions(setup, rolls, 4, {**params, "prefix_lp_turn": 1, "prefix_lp_tries": 1}) == []
+
+
+def test_prefix_lp_in_the_ladder() -> None:
+    """The checker's example rolls (real rules; the LP proves turns 1-10 one by one, ninth
+    session): the prefix LP of turns 1-7 answers them at once, and solve_chapter2 starts with it
+    (a budget of 0 stops the ladder right after: the test is about the start); the answer's JSON
+    and lines say which LP answered them, and the answer is not a win."""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))
+    setup = Chapter2(("euphoria", "parks", "libertalia"))
+    params = cs.load_params("target")
+    w0 = params["prefix_lp_turn"]
+    qs = cs.prefix_questions(setup, rolls, 14, params)
+    assert [q.turn for q in qs] == list(range(1, w0 + 1))
+    assert all(q.status == "impossible" and q.method == "lp-prefix" and q.lp_bound.bound < 18 for q in qs)
+    assert {q.lp_turns for q in qs} == {w0}
+    res = solve_chapter2(setup, rolls, time_limit=5, total_limit=0)
+    assert [(q.turn, q.method) for q in res.questions] == [(w, "lp-prefix") for w in range(1, w0 + 1)]
+    assert res.status == "unknown" and res.proven_impossible == list(range(1, w0 + 1))
+    data = res.as_json()["questions"]
+    assert data[0]["method"] == "lp-prefix" and data[0]["lp_turns"] == w0 and data[0]["lp_bound"]["bound"] < 18
+    assert f"by the LP bound of turns 1-{w0} with every die free to stay unused" in "\n".join(cs.answer_lines(res))
 
 
 # ---- the proof by cases on where the 3-pumpkin activations are ----------------------------------
@@ -728,7 +815,7 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
     res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
     assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
     assert [(q.status, q.method) for q in res.questions] == [
-        ("impossible", "lp-bound"), ("impossible", "extras-cases"), ("won", "cp-sat")]
+        ("impossible", "lp-bound"), ("impossible", "extras-cases"), ("won", "line-mip")]
     assert order[-1] == "cases 2" and "solve 3" in order[:-1]
     assert "extras cases: all" in "\n".join(cs.answer_lines(res))
 

@@ -255,6 +255,12 @@ class TurnQuestion:
     #: still unknown after that: the proof by cases on where the 3-pumpkin activations are
     #: (`refute_extras_cases`): each case's bound; None: not asked
     extras_cases: "ExtrasCases | None" = None
+    #: method "lp-prefix": `lp_bound` is the prefix LP of the first lp_turns turns (every die free
+    #: to stay unused; `lp_prefix_bound`), below the win: it answers every W <= lp_turns at once
+    lp_turns: int | None = None
+    #: the part of `cuts` made by `mip_win`'s completions (each on its own region's model, not on
+    #: the question's: the fleet's "INFEASIBLE before any cut" looks at the rest)
+    line_mip_cuts: int = 0
 
 
 @dataclass
@@ -303,7 +309,8 @@ class Chapter2Result(TurnLadder):
                            "extras_at_least": q.split_k,
                            "split_lp_bound": q.split_lp.as_json() if q.split_lp is not None else None,
                            "mip_hint": q.hint, "line_mip": q.line_mip,
-                           "extras_cases": q.extras_cases.as_json() if q.extras_cases is not None else None}
+                           "extras_cases": q.extras_cases.as_json() if q.extras_cases is not None else None,
+                           "lp_turns": q.lp_turns, "line_mip_cuts": q.line_mip_cuts}
                           for q in self.questions],
             "solve_time": round(self.solve_time, 3),
             "deterministic_time": round(self.deterministic_time, 3),
@@ -379,6 +386,40 @@ def lp_star_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: dic
     return lp_bound_of(rm.model, rm.stars, params)
 
 
+def lp_prefix_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: dict[str, Any],
+                    options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES) -> LpBound | None:
+    """The checked LP bound on the stars of the first len(rolls) turns with every die free to stay
+    unused: `lp_base` without `dice_used_before_last_turn` too. Below the win, no line wins at
+    any turn W <= len(rolls), not only at the last: such a line, stopped at its winning step with
+    nothing played after it, is a line of these turns this model accepts (the base round model
+    lets a die stay unused; the caps on earned and spent resources hold for less play; stars never
+    drop, so 6 marked stars everywhere are 6 stars everywhere at the end). One LP proves a whole
+    run of the ladder's first turn counts (measured: the bound equals `lp_star_bound`'s at every W
+    7-9 of the bench's seeds 0-5)."""
+    dropped = (six_stars_everywhere, dice_used_before_last_turn)
+    rm = build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r not in dropped])
+    return lp_bound_of(rm.model, rm.stars, params)
+
+
+def prefix_questions(setup: Chapter2, rolls: Sequence[tuple[int, int]], most: int, params: dict[str, Any],
+                     options: ModelOptions = ModelOptions()) -> list[TurnQuestion]:
+    """The ladder's start: the prefix LP (`lp_prefix_bound`) at W0 = `prefix_lp_turn` (at most
+    `most`), then at smaller W while it reaches the win, `prefix_lp_tries` LPs in all; the first
+    below the win answers every W up to its own (method "lp-prefix", `lp_turns` its W). [] when
+    none is (or when off: W0 < 2, or no LP limit). A time choice only: the ladder asks those W
+    one by one otherwise (measured: docs/campaign-chapter2.md)."""
+    start = min(int(params.get("prefix_lp_turn", 0) or 0), most)
+    tries = int(params.get("prefix_lp_tries", 1) or 1)
+    win = stars_to_win(setup)
+    for w in range(start, max(start - tries, 1), -1):
+        lp = lp_prefix_bound(setup, tuple(rolls)[:w], params, options)
+        if lp is None:
+            return []
+        if lp.bound < win:
+            return [TurnQuestion(v, "impossible", method="lp-prefix", lp_bound=lp, lp_turns=w) for v in range(1, w + 1)]
+    return []
+
+
 def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) -> ExtrasSplit:
     """The proof by cases on 3-pumpkin activations (solver/split.py) over `lp_base`'s model: the
     LP of the lines with at least k of them, k = 1 .. min(split_max_extras, cap // 3) (a winning
@@ -408,8 +449,9 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     With `hint_params` (`mip_hint_max_nodes` > 0), HiGHS's MIP solution of that model is CP-SAT's
     hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing).
     Then CP-SAT on that model (or the whole one): solve, order, cut, repeat. Left unknown (and with
-    `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`), then (with
-    `extras_cases`) the proof by cases (`settle_by_cases`; the ladders ask it after their first
+    `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`; with
+    `line_mip_first` asked before the split instead: a win found there needs none of the rest,
+    method "line-mip"), then (with `extras_cases`) the proof by cases (`settle_by_cases`; the ladders ask it after their first
     pass instead, once they know which turn counts are worth it)."""
     lp = split_lp = None
     split_k: int | None = None
@@ -419,7 +461,17 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
         lp = lp_bound_of(base.model, base.stars, lp_params)
         if lp is not None and lp.bound < win:
             return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
-        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1) if lp is not None else None
+    line_first = hint_params is not None and six_stars_everywhere in rules and bool(hint_params.get("line_mip_first"))
+    first_notes: str | None = None
+    first_spent, first_cuts = 0.0, 0
+    if line_first:
+        assert hint_params is not None
+        found, first_notes, first_spent, first_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+        if found is not None:
+            return TurnQuestion(w, "won", first_cuts, first_spent, found, method="line-mip", lp_bound=lp,
+                                line_mip=first_notes, line_mip_cuts=first_cuts)
+    if lp_params is not None and six_stars_everywhere in rules and lp is not None:
+        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
         if found_k is not None:
             split_k, split_lp = found_k
             options = split_region(options, split_k)
@@ -428,8 +480,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     hint: str | None = None
 
     def question(status: str, cuts: int = 0, spent: float = 0.0, line: Chapter2Line | None = None) -> TurnQuestion:
-        return TurnQuestion(w, status, cuts, spent, line, method=method, lp_bound=lp, split_k=split_k, split_lp=split_lp,
-                            hint=hint)
+        return TurnQuestion(w, status, cuts + first_cuts, spent + first_spent, line, method=method, lp_bound=lp,
+                            split_k=split_k, split_lp=split_lp, hint=hint, line_mip=first_notes, line_mip_cuts=first_cuts)
 
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
     if hint_params is not None and six_stars_everywhere in rules:
@@ -439,10 +491,13 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     asked = question(status, cuts, spent, line)
     if status != "unknown" or hint_params is None or six_stars_everywhere not in rules:
         return asked
-    found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
-    asked = replace(asked, status="won" if found is not None else "unknown", line=found, cuts=cuts + more_cuts,
-                    deterministic_time=spent + more, line_mip=notes)
-    if found is not None or not extras_cases:
+    if not line_first:  # HiGHS's lines now (with line_mip_first they were asked before the split)
+        found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+        asked = replace(asked, status="won" if found is not None else "unknown", line=found, cuts=asked.cuts + more_cuts,
+                        deterministic_time=asked.deterministic_time + more, line_mip=notes, line_mip_cuts=more_cuts)
+        if found is not None:
+            return asked
+    if not extras_cases:
         return asked
     return settle_by_cases(setup, rolls, asked, options, rules, hint_params)
 
@@ -693,7 +748,7 @@ def lp_still_useful(q: TurnQuestion) -> bool:
     the win, or no bound within its limit): later turns hold more rolls, so their LPs are larger
     and, in every instance measured, no lower (docs/campaign-chapter2.md). A time choice only:
     skipping a bound never makes an answer wrong."""
-    return q.method == "lp-bound" or q.split_k is not None
+    return q.method in ("lp-bound", "lp-prefix") or q.split_k is not None
 
 
 def lp_note(q: TurnQuestion) -> str:
@@ -723,7 +778,15 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     most = min(len(rolls), setup.last_turn)
     planned = list(turns if turns is not None else range(1, most + 1))
     lp_live = True
+    if turns is None:
+        result.questions.extend(prefix_questions(setup, rolls, most, params, options))
+        if result.questions:
+            q = result.questions[-1]
+            say(f"chapter 2 {','.join(setup.realms)}: won by turn {q.turn}? impossible (the prefix LP bound "
+                f"{float(q.lp_bound.bound):.2f}; every turn count 1-{q.turn} answered at once)")  # type: ignore[union-attr]
     for w in planned:
+        if any(q.turn == w for q in result.questions):
+            continue
         if total_limit is not None and result.deterministic_time >= total_limit:
             break
         q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
@@ -885,7 +948,7 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             if not lp_still_useful(q):
                 lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
-            if q.status == "impossible" and q.cuts == 0:
+            if q.status == "impossible" and q.cuts - q.line_mip_cuts == 0:
                 free.add(frozenset(c.realms))
             say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s{lp_note(q)})")
             if q.status == "won":
@@ -969,6 +1032,11 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             assert q.lp_bound is not None
             out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
+        elif q.method == "lp-prefix":
+            assert q.lp_bound is not None
+            out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound of turns 1-{q.lp_turns} with every die free to "
+                       f"stay unused: at most {float(q.lp_bound.bound):.2f} stars < {stars_to_win(s)} by any turn up to "
+                       f"{q.lp_turns} ({q.lp_bound.seconds:.2f} s, once)")
         else:
             how = " (LP; the extras split: CP-SAT asked of the lines with fewer)" if q.method == "extras-split" else ""
             if q.hint is not None:
