@@ -480,6 +480,42 @@ def test_fleet_chooses_the_realms_and_the_row(one_star, monkeypatch) -> None:
     assert data["best"] == list(res.best.realms) and data["best_turn"] == 2
 
 
+def test_fleet_asks_the_prefix_lp_once_per_realm_set(monkeypatch) -> None:
+    """The fleet asks the prefix LP once per realm set (6 sets of 6 row orders here), before the
+    first W; where it is below the win (2 stars per realm, the LP of turns 1-2), every order of
+    the set has those turns answered by it and the ladder never asks them. The later turns are
+    stubbed unknown and the second pass is off: the test is about the start."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 2)
+    real_params, real_prefix = cs.load_params, cs.prefix_questions
+    monkeypatch.setattr(cs, "load_params", lambda kind: {**real_params(kind), "prefix_lp_turn": 2})
+    sets: list[frozenset] = []
+
+    def prefix(setup, *a, **k):
+        sets.append(frozenset(setup.realms))
+        return real_prefix(setup, *a, **k)
+
+    asked: list[tuple] = []
+
+    def ask(setup, rolls, w, solver, options=cs.ModelOptions(), **kw):
+        asked.append((setup.realms, w))
+        return cs.TurnQuestion(w, "unknown")
+
+    monkeypatch.setattr(cs, "prefix_questions", prefix)
+    monkeypatch.setattr(cs, "ask_turn", ask)
+    monkeypatch.setattr(cs, "refute_extras_cases", lambda *a: None)  # no second pass
+    fleet = ("parks", "pendulum", "euphoria", "scythe", "charterstone")
+    res = choose_setup(fleet, "parks", ROLLS + ((3, 3),), "normal")
+    assert len(sets) == len(set(sets)) == 6
+    covered = [c for c in res.candidates if c.answer.questions and c.answer.questions[0].method == "lp-prefix"]
+    assert covered, "the LP of 2 turns is below 6 stars for some realm set"
+    for c in covered:
+        qs = c.answer.questions
+        assert [q.turn for q in qs[:2]] == [1, 2] and all(q.status == "impossible" for q in qs[:2])
+        assert not any(r == c.realms and w <= 2 for r, w in asked)
+    assert len({frozenset(c.realms) for c in covered}) * 6 == len(covered)  # every order of a covered set
+    assert res.status == "unknown"
+
+
 def test_fleet_bad_input() -> None:
     with pytest.raises(InputError, match="excluded"):
         cs.parse_fleet("parks,pendulum,euphoria,scythe,between-two-cities", "parks")

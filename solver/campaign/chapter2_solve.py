@@ -911,7 +911,9 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
 
     The round model does not look at the row order (only the order search and its cuts do), so a
     model INFEASIBLE before any cut for one order of three realms is INFEASIBLE for every order:
-    the other orders are marked impossible at that W without solving again."""
+    the other orders are marked impossible at that W without solving again. For the same reason
+    the prefix LP (`prefix_questions`) is asked once per realm set, before the first W, and its
+    answers hold for every order of the set."""
     fleet_keys, drawn_key = parse_fleet(fleet, drawn)
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -932,6 +934,16 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
     most = min(len(rolls), Chapter2(cands[0].realms, difficulty).last_turn) if cands else 0
     lp_spent: set[frozenset[str]] = set()  # realm sets whose LP no longer proves (lp_still_useful); like the
     # model, the LP does not look at the row order
+    prefixed: dict[frozenset[str], list[TurnQuestion]] = {}  # the prefix LP's answers, once per realm set
+    for c in live:
+        assert c.answer is not None
+        key = frozenset(c.realms)
+        if key not in prefixed:
+            prefixed[key] = prefix_questions(c.answer.setup, rolls, most, params, options)
+            if prefixed[key]:
+                say(f"chapter 2 {','.join(sorted(key))} (every row order): no win by turn {prefixed[key][-1].turn} "
+                    f"(the prefix LP)")
+        c.answer.questions.extend(prefixed[key])
     for w in range(1, most + 1):
         if not live:
             break
@@ -939,6 +951,8 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
         for c in live:
             a = c.answer
             assert a is not None
+            if any(q.turn == w for q in a.questions):
+                continue  # answered by the prefix LP
             if frozenset(c.realms) in free:
                 a.questions.append(TurnQuestion(w, "impossible"))
                 continue
