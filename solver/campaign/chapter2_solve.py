@@ -1046,11 +1046,12 @@ def answer_lines(res: Chapter2Result) -> list[str]:
             assert q.lp_bound is not None
             out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound: at most {float(q.lp_bound.bound):.2f} stars "
                        f"< {stars_to_win(s)} ({q.lp_bound.seconds:.2f} s)")
-        elif q.method == "lp-prefix":
+        elif q.method == "lp-prefix":  # one line for the turns it answered together
             assert q.lp_bound is not None
-            out.append(f"  turn {q.turn:2d}: {q.status:10s} by the LP bound of turns 1-{q.lp_turns} with every die free to "
-                       f"stay unused: at most {float(q.lp_bound.bound):.2f} stars < {stars_to_win(s)} by any turn up to "
-                       f"{q.lp_turns} ({q.lp_bound.seconds:.2f} s, once)")
+            if q.turn == 1:
+                out.append(f"  turns 1-{q.lp_turns}: {q.status:10s} by the LP bound of turns 1-{q.lp_turns} with every die free "
+                           f"to stay unused: at most {float(q.lp_bound.bound):.2f} stars < {stars_to_win(s)} by any of those "
+                           f"turns ({q.lp_bound.seconds:.2f} s)")
         else:
             how = " (LP; the extras split: CP-SAT asked of the lines with fewer)" if q.method == "extras-split" else ""
             if q.hint is not None:
