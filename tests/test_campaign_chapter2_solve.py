@@ -440,7 +440,7 @@ def test_lp_is_asked_until_it_stops_proving(monkeypatch) -> None:
     # CP-SAT proves it; turn 3: no LP, HiGHS's first solution of the smallest region wins
     assert [(q.status, q.method) for q in res.questions] == [
         ("impossible", "lp-bound"), ("impossible", "cp-sat"), ("won", "line-mip")]
-    assert res.questions[1].line_mip is not None and res.questions[2].line_mip.startswith("<= 0: ")
+    assert res.questions[1].line_mip is not None and res.questions[2].line_mip.startswith("= 0,0,0: ")
     assert asked == [True, True, False]
     assert res.status == "won" and res.proven_impossible == [1, 2]
     data = res.as_json()["questions"]
@@ -639,7 +639,7 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     rolls = ((5, 4), (4, 3), (4, 3))
     params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1], "line_mip_first": False}
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params)
-    assert q.status == "won" and q.line is not None and q.line_mip is not None and q.line_mip.startswith("<= 0: ")
+    assert q.status == "won" and q.line is not None and q.line_mip is not None and q.line_mip.startswith("= 0,0,0: ")
     assert calls == [None, 0]  # the question, then the region of no 3-pumpkin activation
     assert check_chapter2(setup.game(rolls), setup, q.line).won
     calls.clear()
@@ -651,19 +651,33 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
 def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     """HiGHS finding nothing proves nothing: the question stays unknown, with HiGHS's status per
     region asked; a region already smaller than k (the split's, `max_total_extras` 0) is asked
-    once."""
+    once. With `line_mip_cases` (the default) each region is asked as its count cases: the lines
+    with exactly c_r 3-pumpkin activations in realm r, every vector of sum k once."""
     from solver.mip_hint import MipHint
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     monkeypatch.setattr(cs, "solve_ordered", lambda *a: ("unknown", 0, 0.0, None))
     monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Infeasible", None, None, 0.0))
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1]}
+    params = {**cs.load_params("target"), "mip_hint_max_nodes": 0, "line_mip_regions": [0, 1], "line_mip_cases": False}
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params)
     assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible; <= 1: Infeasible"
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), cs.ModelOptions(max_total_extras=0),
                     hint_params=params)
     assert q.status == "unknown" and q.line_mip == "<= 0: Infeasible"
+    cases = {**params, "line_mip_cases": True}
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(cases, 20.0, 1), hint_params=cases)
+    assert q.status == "unknown" and q.line_mip == "= 0,0,0: Infeasible; = 1,0,0: Infeasible; = 0,1,0: Infeasible; = 0,0,1: Infeasible"
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(cases, 20.0, 1), cs.ModelOptions(max_total_extras=0),
+                    hint_params=cases)
+    assert q.status == "unknown" and q.line_mip == "= 0,0,0: Infeasible"
+    # region 1 alone: the same cases (its counts of sum 0 and 1); each case model holds its counts
+    regions = list(cs._line_regions(setup, rolls, cs.ModelOptions(), CHAPTER2_RULES, {**cases, "line_mip_regions": [1]}))
+    assert [label for label, _ in regions] == ["= 0,0,0", "= 1,0,0", "= 0,1,0", "= 0,0,1"]
+    label, rm = regions[1]
+    solver = cp_model.CpSolver()
+    rm.model.add(sum(e.extra for evs in rm.events for e in evs) == 0)
+    assert solver.solve(rm.model) == cp_model.INFEASIBLE  # case 1,0,0 has its activation
 
 
 def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
@@ -687,13 +701,14 @@ def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
     assert params["line_mip_first"]
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params)
     assert q.status == "won" and q.method == "line-mip" and q.hint is None and q.split_k is None
-    assert calls == [0] and q.line_mip.startswith("<= 0: ")
+    assert calls == [0] and q.line_mip.startswith("= 0,0,0: ")
     assert check_chapter2(setup.game(rolls), setup, q.line).won
     from solver.mip_hint import MipHint
     monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint("Infeasible", None, None, 0.0))
     calls.clear()
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params)
-    assert q.status == "won" and q.method in ("cp-sat", "extras-split") and q.line_mip == "<= 0: Infeasible; <= 1: Infeasible"
+    assert q.status == "won" and q.method in ("cp-sat", "extras-split")
+    assert q.line_mip == "= 0,0,0: Infeasible; = 1,0,0: Infeasible; = 0,1,0: Infeasible; = 0,0,1: Infeasible"
     assert calls == [None if q.split_k is None else q.split_k - 1]  # CP-SAT once, on the question's model
     assert check_chapter2(setup.game(rolls), setup, q.line).won
 

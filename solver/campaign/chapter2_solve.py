@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -571,12 +571,14 @@ def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
 def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.CpSolver, options: ModelOptions,
             rules: Sequence[Rule], params: dict[str, Any]) -> tuple[Chapter2Line | None, str | None, float, int]:
     """A win at turn len(rolls) found by HiGHS's MIP and completed by CP-SAT (a line finder, never
-    a proof), asked when CP-SAT left the question unknown: for each k of `line_mip_regions`,
-    HiGHS's first solution of the lines with at most k 3-pumpkin activations (the region of
-    round.toml's `line_mip_max_nodes` nodes, `line_mip_seconds` wall seconds at most: a guard
-    whose firing drops what it found) becomes CP-SAT's hint in that region, CP-SAT (at most
-    `line_mip_deterministic_time`) solves, orders and cuts as ever. Returns (the line, HiGHS's
-    statuses per region, CP-SAT's deterministic seconds, cuts).
+    a proof), asked first (`line_mip_first`) or when CP-SAT left the question unknown: for each
+    model of `_line_regions` (the lines with at most k 3-pumpkin activations, k in
+    `line_mip_regions`, or with `line_mip_cases` their count cases), HiGHS's first solution
+    (round.toml's `line_mip_max_nodes` nodes, `line_mip_seconds` wall seconds at most: a guard
+    whose firing drops what it found) becomes CP-SAT's hint in that model, and CP-SAT solves,
+    orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
+    together (more cases must not spend more). Returns (the line, HiGHS's statuses per model,
+    CP-SAT's deterministic seconds, cuts).
 
     Why: on bench seeds 2 and 4 (`bench/chapter2.py`) turn 9 is the first whose LP reaches 18
     and CP-SAT neither found nor refuted a win there; HiGHS's first solution of the region of no
@@ -587,30 +589,53 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     if nodes <= 0:
         return None, None, 0.0, 0
     win = stars_to_win(setup)
+    budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all
     notes: list[str] = []
     spent, cuts = 0.0, 0
+    for label, rm in _line_regions(setup, rolls, options, rules, params):
+        found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
+                          objective_bound=win, first_solution=True)
+        if found is None:
+            continue
+        notes.append(f"{label}: {found.status}")
+        if found.usable is None:
+            continue
+        hint_values(rm.model, found.usable)
+        status, more_cuts, used, line = solve_ordered(rm, setup, solver, budget - spent)
+        spent += used
+        cuts += more_cuts
+        if line is not None:
+            return line, "; ".join(notes), spent, cuts
+        if spent >= budget:
+            notes.append("CP-SAT's budget spent")
+            break
+    return None, "; ".join(notes) or None, spent, cuts
+
+
+def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
+                  params: dict[str, Any]) -> Iterator[tuple[str, RoundModel]]:
+    """`mip_win`'s models, in order: for each k of `line_mip_regions` (never above the region in
+    `options`, each k once), the lines with at most k 3-pumpkin activations ("<= k"), or with
+    `line_mip_cases` the lines with exactly c_r of them in realm r for each count vector of sum k
+    ("= 1,0,0"; together the same lines as the regions, in smaller MIPs). Built one at a time."""
     asked: set[int] = set()
+    cases = bool(params.get("line_mip_cases", False))
     for k in params.get("line_mip_regions", [0]):
         most = int(k) if options.max_total_extras is None else min(int(k), options.max_total_extras)
         if most in asked:
             continue
         asked.add(most)
-        rm = build_chapter2(setup, rolls, replace(options, max_total_extras=most), rules)
-        found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
-                          objective_bound=win, first_solution=True)
-        if found is None:
+        if not cases:
+            yield f"<= {most}", build_chapter2(setup, rolls, replace(options, max_total_extras=most), rules)
             continue
-        notes.append(f"<= {most}: {found.status}")
-        if found.usable is None:
-            continue
-        hint_values(rm.model, found.usable)
-        status, more_cuts, used, line = solve_ordered(rm, setup, solver,
-                                                      float(params.get("line_mip_deterministic_time", 15.0)))
-        spent += used
-        cuts += more_cuts
-        if line is not None:
-            return line, "; ".join(notes), spent, cuts
-    return None, "; ".join(notes) or None, spent, cuts
+        low = max((a for a in asked if a < most), default=-1)  # the counts of smaller sums were asked already
+        for counts in extras_counts(len(setup.realms), most):
+            if sum(counts) <= low:
+                continue
+            rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), rules)
+            for r, n in enumerate(counts):
+                rm.model.add(sum(e.extra for e in rm.events[r]) == n)
+            yield "= " + ",".join(map(str, counts)), rm
 
 
 def extras_counts(realms: int, most: int) -> list[tuple[int, ...]]:
