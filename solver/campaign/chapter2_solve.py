@@ -396,8 +396,7 @@ def lp_prefix_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: d
     drop, so 6 marked stars everywhere are 6 stars everywhere at the end). One LP proves a whole
     run of the ladder's first turn counts (measured: the bound equals `lp_star_bound`'s at every W
     7-9 of the bench's seeds 0-5)."""
-    dropped = (six_stars_everywhere, dice_used_before_last_turn)
-    rm = build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r not in dropped])
+    rm = lp_base(setup, rolls, options, [r for r in rules if r is not dice_used_before_last_turn])
     return lp_bound_of(rm.model, rm.stars, params)
 
 
@@ -632,10 +631,17 @@ def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: Mo
         for counts in extras_counts(len(setup.realms), most):
             if sum(counts) <= low:
                 continue
-            rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), rules)
-            for r, n in enumerate(counts):
-                rm.model.add(sum(e.extra for e in rm.events[r]) == n)
-            yield "= " + ",".join(map(str, counts)), rm
+            yield "= " + ",".join(map(str, counts)), case_model(setup, rolls, options, rules, counts)
+
+
+def case_model(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
+               counts: Sequence[int]) -> RoundModel:
+    """The question's model restricted to one count case: exactly counts[r] 3-pumpkin activations
+    in realm r (the extras cases' proof and HiGHS's line search by cases both ask it)."""
+    rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), rules)
+    for r, n in enumerate(counts):
+        rm.model.add(sum(e.extra for e in rm.events[r]) == n)
+    return rm
 
 
 def extras_counts(realms: int, most: int) -> list[tuple[int, ...]]:
@@ -752,9 +758,7 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     for counts in extras_counts(len(setup.realms), most):
         if budget and sum(c.deterministic_time for c in done) >= budget:
             return answer(False)
-        rm = build_chapter2(setup, rolls, replace(options, max_total_extras=sum(counts)), base_rules)
-        for r, n in enumerate(counts):
-            rm.model.add(sum(e.extra for e in rm.events[r]) == n)
+        rm = case_model(setup, rolls, options, base_rules, counts)
         rm.model.maximize(_win_stars(rm))
         solver.best_bound_callback = lambda bound: solver.stop_search() if bound < win else None
         status = solver.solve(rm.model, _StopAtWin(win))
