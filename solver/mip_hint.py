@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import highspy
 from ortools.sat.python import cp_model
@@ -76,11 +76,13 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
 
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
               objective_bound: float | None = None, exact_max: bool = False,
-              first_solution: bool = False) -> MipHint | None:
+              first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes,
     `time_guard` wall seconds at most). `objective_bound`: a value no solution can beat (it stops
     at the first solution reaching it); `first_solution`: stop at the first solution (a
-    feasibility question). None: the model holds a constraint kind the linear form does not
+    feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
+    solve's `Speculation.stoppable`; HiGHS then checks for it in its interrupt callbacks, which
+    leave its search as it is). None: the model holds a constraint kind the linear form does not
     know."""
     t0 = time.perf_counter()
     try:
@@ -102,6 +104,9 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     if first_solution:
         h.setOptionValue("mip_max_improving_sols", 1)
     h.passModel(lp)
+    if stop_with is not None:
+        h.HandleUserInterrupt = True
+        stop_with(h.cancelSolve)
     h.run()
     status = h.modelStatusToString(h.getModelStatus())
     info = h.getInfo()

@@ -35,6 +35,7 @@ class Speculation:
         self.key = key
         self.cancelled = threading.Event()
         self._solvers: list[cp_model.CpSolver] = []
+        self._stops: list[Callable[[], None]] = []  # other solvers' stop calls (HiGHS's cancelSolve)
         self._lock = threading.Lock()
         self._answer: Any = None
         self._error: BaseException | None = None
@@ -56,6 +57,13 @@ class Speculation:
                 solver.stop_search()
         return solver
 
+    def stoppable(self, stop: Callable[[], None]) -> None:
+        """Register another solver's stop call (e.g. HiGHS's `cancelSolve`), called by `cancel`."""
+        with self._lock:
+            self._stops.append(stop)
+            if self.cancelled.is_set():
+                stop()
+
     def take(self, key: Hashable) -> Any | None:
         """The task's answer when `key` is the question it was started with (waits for it);
         otherwise None, and the caller asks its own question (the task runs on: a later question
@@ -68,13 +76,20 @@ class Speculation:
         self.taken = True
         return self._answer
 
-    def cancel(self) -> None:
-        """Stop the task (if still running) and wait for its thread; its answer is dropped."""
+    def cancel(self, wait: bool = True) -> None:
+        """Stop the task (if still running) and, with `wait`, wait for its thread; its answer is
+        dropped. Without `wait` the thread ends on its own once its solver notices the stop (HiGHS
+        checks it only between phases: seconds), so the task must not share a solver or model
+        with the caller."""
         if self.taken:
             return
         self.cancelled.set()
-        while self._thread.is_alive():  # a solve may start between a stop and the task's check
+        while True:  # a solve may start between a stop and the task's check
             with self._lock:
                 for solver in self._solvers:
                     solver.stop_search()
+                for stop in self._stops:
+                    stop()
+            if not wait or not self._thread.is_alive():
+                return
             self._thread.join(timeout=0.05)

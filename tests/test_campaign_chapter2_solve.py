@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import time
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -711,6 +712,66 @@ def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
     assert q.line_mip == "= 0,0,0: Infeasible; = 1,0,0: Infeasible; = 0,1,0: Infeasible; = 0,0,1: Infeasible"
     assert calls == [None if q.split_k is None else q.split_k - 1]  # CP-SAT once, on the question's model
     assert check_chapter2(setup.game(rolls), setup, q.line).won
+
+
+def test_lines_beside_the_lp_give_the_same_answer(monkeypatch) -> None:
+    """`line_beside_lp`: HiGHS's lines searched on a spare core while the LP is solved give the
+    question asked in turn exactly (status, method, line, cuts, CP-SAT's time, HiGHS's notes);
+    where the LP is below the win, the lines are cancelled without being waited for and the
+    answer is the LP's."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = cs.load_params("target")
+
+    def asked(beside: bool) -> tuple:
+        q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params,
+                        line_beside_lp=beside)
+        return q.status, q.method, q.line, q.cuts, round(q.deterministic_time, 6), q.line_mip, q.lp_bound.bound
+
+    plain = asked(False)
+    assert plain[:2] == ("won", "line-mip")
+    assert asked(True) == plain
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 6)  # 18 stars: far above the LP of one turn
+    cancelled: list[bool] = []
+
+    def waits_for_cancel(*args, task=None, **kwargs):
+        cancelled.append(task.cancelled.wait(60))
+        return None, None, 0.0, 0
+
+    monkeypatch.setattr(cs, "mip_win", waits_for_cancel)
+    q = cs.ask_turn(setup, rolls, 1, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params,
+                    line_beside_lp=True)
+    assert (q.status, q.method) == ("impossible", "lp-bound") and q.lp_bound.bound < 18
+    for _ in range(600):
+        if cancelled:
+            break
+        time.sleep(0.1)
+    assert cancelled == [True]
+
+
+def test_lines_go_beside_the_lp_only_near_the_win(monkeypatch) -> None:
+    """`lines_beside_lp`: on when the last LP asked is within `line_mip_beside_lp_within` of the
+    win (and a spare core, one worker, the setting on); off otherwise."""
+    from fractions import Fraction
+    from solver.lp_bound import LpBound
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    setup = Chapter2(ROW, "normal")
+    params = {**cs.load_params("target"), "line_mip_beside_lp": True, "line_mip_beside_lp_within": 1.0}
+    one = cs.make_solver(params, 5.0, 1)
+
+    def asked(bound: float) -> list:
+        lp = LpBound(bound, Fraction(bound), 1, 1, 1, 0.1)
+        return [cs.TurnQuestion(7, "impossible", method="lp-prefix", lp_bound=lp, lp_turns=7),
+                cs.TurnQuestion(8, "impossible", method="lp-bound", lp_bound=lp)]
+
+    assert cs.lines_beside_lp(setup, asked(17.31), params, one)
+    assert not cs.lines_beside_lp(setup, asked(16.5), params, one)
+    assert not cs.lines_beside_lp(setup, [], params, one)
+    assert not cs.lines_beside_lp(setup, asked(17.31), {**params, "line_mip_beside_lp": False}, one)
+    assert not cs.lines_beside_lp(setup, asked(17.31), params, cs.make_solver(params, 5.0, 2))
+    monkeypatch.setattr(cs, "spare_core", lambda: False)
+    assert not cs.lines_beside_lp(setup, asked(17.31), params, one)
 
 
 def test_prefix_lp_answers_every_earlier_turn(one_star) -> None:

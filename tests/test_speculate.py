@@ -111,3 +111,47 @@ def test_rounds_solved_at_once_do_not_speculate(monkeypatch) -> None:
         asked.clear()
         C.solve_game([SMALL, SMALL, SMALL], jobs=jobs)
         assert [call[-1] for call in asked] == [expected] * 3, jobs
+
+
+def test_a_stop_call_is_made_on_cancel_and_cancel_need_not_wait() -> None:
+    """`stoppable` registers another solver's stop call (HiGHS's `cancelSolve`): `cancel` calls
+    it; with `wait=False` it returns at once and the thread ends on its own once stopped; a call
+    registered after the cancel is made at once."""
+    stop = threading.Event()
+    later: list[str] = []
+
+    def task_fn(task: Speculation) -> str:
+        task.stoppable(stop.set)
+        stop.wait(30)
+        time.sleep(0.3)  # (a solver that takes a while to notice)
+        task.stoppable(lambda: later.append("stopped"))
+        return "done"
+
+    task = Speculation("k", task_fn)
+    time.sleep(0.1)
+    t0 = time.perf_counter()
+    task.cancel(wait=False)
+    assert time.perf_counter() - t0 < 0.25 and stop.is_set()
+    task._thread.join(30)
+    assert not task._thread.is_alive() and later == ["stopped"]
+
+
+def test_highs_stops_when_its_speculative_task_is_cancelled() -> None:
+    """`highs_mip(stop_with=task.stoppable)`: a HiGHS search given far more nodes and seconds than
+    the test lasts (a random multi-knapsack: measured, not solved in 60 s) ends "Interrupted by
+    user" soon after the task is cancelled."""
+    from solver.mip_hint import highs_mip
+
+    rng = random.Random(11)
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"x{i}") for i in range(300)]
+    for _ in range(25):
+        weights = [rng.randint(1, 1000) for _ in xs]
+        model.add(sum(w * x for w, x in zip(weights, xs)) <= sum(weights) // 3)
+    objective = sum(rng.randint(1, 1000) * x for x in xs)
+    task = Speculation("k", lambda task: highs_mip(model, objective, 10**9, 600.0, stop_with=task.stoppable))
+    time.sleep(2.0)
+    t0 = time.perf_counter()
+    task.cancel()
+    assert time.perf_counter() - t0 < 60
+    assert task._answer.status == "Interrupted by user"

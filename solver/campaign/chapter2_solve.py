@@ -47,6 +47,7 @@ from ..lp_bound import LpBound
 from ..mip_hint import hint_from_highs, highs_mip, hint_values
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of)
+from ..speculate import Speculation, spare_core
 from ..split import ExtrasSplit
 from . import chapter2 as ch2
 from . import answers
@@ -439,7 +440,7 @@ def split_region(options: ModelOptions, split_k: int) -> ModelOptions:
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
-             extras_cases: bool = True) -> TurnQuestion:
+             extras_cases: bool = True, line_beside_lp: bool = False) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -451,24 +452,44 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`; with
     `line_mip_first` asked before the split instead: a win found there needs none of the rest,
     method "line-mip"), then (with `extras_cases`) the proof by cases (`settle_by_cases`; the ladders ask it after their first
-    pass instead, once they know which turn counts are worth it)."""
+    pass instead, once they know which turn counts are worth it).
+
+    `line_beside_lp` (with `line_mip_first` and the LP asked): HiGHS's lines (`mip_win`) run on a
+    spare core while the LP is solved (solver/speculate.py), on a solver of their own; the LP below
+    the win cancels them (without waiting), otherwise their answer is taken. The answer is the one
+    asked in turn: the lines are used only where the LP reaches the win, as then. A time choice:
+    the caller asks it where the LP is likely to reach the win (`solve_chapter2`)."""
     lp = split_lp = None
     split_k: int | None = None
     win = stars_to_win(setup)
-    if lp_params is not None and six_stars_everywhere in rules:
-        base = lp_base(setup, tuple(rolls)[:w], options, rules)
-        lp = lp_bound_of(base.model, base.stars, lp_params)
-        if lp is not None and lp.bound < win:
-            return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
     line_first = hint_params is not None and six_stars_everywhere in rules and bool(hint_params.get("line_mip_first"))
+    beside: Speculation | None = None
+    if line_first and line_beside_lp and lp_params is not None:
+        assert hint_params is not None
+        own = cp_model.CpSolver()  # the task's own solver: a cancelled task may still be running later
+        own.parameters.copy_from(solver.parameters)
+        line_rolls, line_params = tuple(rolls)[:w], hint_params
+        beside = Speculation(("line-mip", w), lambda task: mip_win(setup, line_rolls, own, options, rules, line_params,
+                                                                  task=task))
     first_notes: str | None = None
     first_spent, first_cuts = 0.0, 0
-    if line_first:
-        assert hint_params is not None
-        found, first_notes, first_spent, first_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
-        if found is not None:
-            return TurnQuestion(w, "won", first_cuts, first_spent, found, method="line-mip", lp_bound=lp,
-                                line_mip=first_notes, line_mip_cuts=first_cuts)
+    try:
+        if lp_params is not None and six_stars_everywhere in rules:
+            base = lp_base(setup, tuple(rolls)[:w], options, rules)
+            lp = lp_bound_of(base.model, base.stars, lp_params)
+            if lp is not None and lp.bound < win:
+                return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
+        if line_first:
+            assert hint_params is not None
+            taken = beside.take(("line-mip", w)) if beside is not None else None
+            found, first_notes, first_spent, first_cuts = taken if taken is not None else \
+                mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+            if found is not None:
+                return TurnQuestion(w, "won", first_cuts, first_spent, found, method="line-mip", lp_bound=lp,
+                                    line_mip=first_notes, line_mip_cuts=first_cuts)
+    finally:
+        if beside is not None:
+            beside.cancel(wait=False)  # (nothing to stop once taken)
     if lp_params is not None and six_stars_everywhere in rules and lp is not None:
         found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
         if found_k is not None:
@@ -568,7 +589,8 @@ def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
 
 
 def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.CpSolver, options: ModelOptions,
-            rules: Sequence[Rule], params: dict[str, Any]) -> tuple[Chapter2Line | None, str | None, float, int]:
+            rules: Sequence[Rule], params: dict[str, Any],
+            task: Speculation | None = None) -> tuple[Chapter2Line | None, str | None, float, int]:
     """A win at turn len(rolls) found by HiGHS's MIP and completed by CP-SAT (a line finder, never
     a proof), asked first (`line_mip_first`) or when CP-SAT left the question unknown: for each
     model of `_line_regions` (the lines with at most k 3-pumpkin activations, k in
@@ -583,7 +605,11 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     and CP-SAT neither found nor refuted a win there; HiGHS's first solution of the region of no
     (seed 2) or at most one (seed 4) 3-pumpkin activation is a win CP-SAT completes in 1.4 / 2.0
     det-s, which decides both (turns 1-8 proven by the LP). The same stage as the round
-    solver's 2e (solve.mip_line); smaller regions first, as their MIPs are far smaller."""
+    solver's 2e (solve.mip_line); smaller regions first, as their MIPs are far smaller.
+
+    `task`: run as a speculative solve (`ask_turn`'s `line_beside_lp`): HiGHS and `solver` are
+    registered with it so that its `cancel` stops them, and no further model is asked once it is
+    cancelled."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
         return None, None, 0.0, 0
@@ -591,13 +617,18 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all
     notes: list[str] = []
     spent, cuts = 0.0, 0
+    if task is not None:
+        task.solver(solver)
     for label, rm in _line_regions(setup, rolls, options, rules, params):
+        if task is not None and task.cancelled.is_set():
+            break
         found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
-                          objective_bound=win, first_solution=True)
+                          objective_bound=win, first_solution=True,
+                          stop_with=task.stoppable if task is not None else None)
         if found is None:
             continue
         notes.append(f"{label}: {found.status}")
-        if found.usable is None:
+        if found.usable is None or (task is not None and task.cancelled.is_set()):
             continue
         hint_values(rm.model, found.usable)
         status, more_cuts, used, line = solve_ordered(rm, setup, solver, budget - spent)
@@ -780,6 +811,21 @@ def lp_still_useful(q: TurnQuestion) -> bool:
     return q.method in ("lp-bound", "lp-prefix") or q.split_k is not None
 
 
+def lines_beside_lp(setup: Chapter2, asked: Sequence[TurnQuestion], params: dict[str, Any],
+                    solver: cp_model.CpSolver) -> bool:
+    """Run the next question's HiGHS lines beside its LP (`ask_turn`'s `line_beside_lp`)? When
+    round.toml's `line_mip_beside_lp` is on, CP-SAT has one worker, a second core is there, and the
+    last LP asked (the previous turn count's, or the prefix LP's) is within
+    `line_mip_beside_lp_within` stars of the win, so the next LP is likely to reach it. Why: there
+    the LP (1.4-1.9 s on bench seeds 2 and 4 at W = 9) only delays HiGHS's search for the win; a
+    time choice, never an answer's."""
+    if not params.get("line_mip_beside_lp") or solver.parameters.num_workers > 1 or not spare_core():
+        return False
+    last = next((q.lp_bound for q in reversed(asked) if q.lp_bound is not None), None)
+    within = float(params.get("line_mip_beside_lp_within", 1.0))
+    return last is not None and float(last.bound) >= stars_to_win(setup) - within
+
+
 def lp_note(q: TurnQuestion) -> str:
     """', LP bound 16.33' for the answer's lines (empty when the LP was not asked), and the split's
     k when CP-SAT was asked only the lines with fewer 3-pumpkin activations."""
@@ -819,7 +865,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
         if total_limit is not None and result.deterministic_time >= total_limit:
             break
         q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
-                     extras_cases=False)
+                     extras_cases=False, line_beside_lp=lp_live and lines_beside_lp(setup, result.questions, params, solver))
         lp_live = lp_live and lp_still_useful(q)
         result.questions.append(q)
         say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
@@ -985,9 +1031,9 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             if frozenset(c.realms) in free:
                 a.questions.append(TurnQuestion(w, "impossible"))
                 continue
-            q = ask_turn(a.setup, rolls, w, solver, options,
-                         lp_params=None if frozenset(c.realms) in lp_spent else params, hint_params=params,
-                         extras_cases=False)
+            lp_on = frozenset(c.realms) not in lp_spent
+            q = ask_turn(a.setup, rolls, w, solver, options, lp_params=params if lp_on else None, hint_params=params,
+                         extras_cases=False, line_beside_lp=lp_on and lines_beside_lp(a.setup, a.questions, params, solver))
             if not lp_still_useful(q):
                 lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
