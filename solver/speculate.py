@@ -14,12 +14,24 @@ thread as in the main one, so only the wall time changes.
 """
 from __future__ import annotations
 
+import atexit
 import threading
 from typing import Any, Callable, Hashable
 
 from ortools.sat.python import cp_model
 
 from .parallel import usable_cores
+
+
+#: tasks cancelled without waiting whose thread may still run: joined at exit, so that no
+#: solver is left inside native code while the interpreter shuts down
+_left_running: list[threading.Thread] = []
+
+
+@atexit.register
+def _join_left_running() -> None:
+    for thread in _left_running:
+        thread.join(timeout=300)
 
 
 def spare_core() -> bool:
@@ -80,7 +92,7 @@ class Speculation:
         """Stop the task (if still running) and, with `wait`, wait for its thread; its answer is
         dropped. Without `wait` the thread ends on its own once its solver notices the stop (HiGHS
         checks it only between phases: seconds), so the task must not share a solver or model
-        with the caller."""
+        with the caller; such a thread is joined when the process exits (`_join_left_running`)."""
         if self.taken:
             return
         self.cancelled.set()
@@ -90,6 +102,9 @@ class Speculation:
                     solver.stop_search()
                 for stop in self._stops:
                     stop()
-            if not wait or not self._thread.is_alive():
+            if not self._thread.is_alive():
+                return
+            if not wait:
+                _left_running[:] = [t for t in _left_running if t.is_alive()] + [self._thread]
                 return
             self._thread.join(timeout=0.05)

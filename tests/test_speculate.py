@@ -132,6 +132,8 @@ def test_a_stop_call_is_made_on_cancel_and_cancel_need_not_wait() -> None:
     t0 = time.perf_counter()
     task.cancel(wait=False)
     assert time.perf_counter() - t0 < 0.25 and stop.is_set()
+    from solver import speculate
+    assert task._thread in speculate._left_running  # joined at exit if still running then
     task._thread.join(30)
     assert not task._thread.is_alive() and later == ["stopped"]
 
