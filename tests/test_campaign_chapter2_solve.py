@@ -871,6 +871,32 @@ def test_extras_cases_agree_with_cp_sat(monkeypatch) -> None:
     assert seen == {True, False}
 
 
+def test_extras_cases_beside_give_the_same_answer(monkeypatch) -> None:
+    """`extras_cases_beside`: the next case solved on a spare core beside the current one gives
+    the answer asked one case at a time (every case's counts, status, bound and deterministic
+    time), both where all are refuted and where one is not; a budget that stops the cases stops
+    them at the same case."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 7)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    params = cs.load_params("target")
+    seen = set()
+    for seed, stars in itertools.product((0, 2), (1, 2)):
+        rng = random.Random(seed)
+        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
+        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+        for w, budget in ((2, 0.0), (3, 0.0), (3, 0.05)):
+            answers = []
+            for beside in (False, True):
+                asked = {**params, "extras_cases_beside": beside, "extras_cases_deterministic_time": budget}
+                cases = cs.refute_extras_cases(setup, rolls[:w], cs.ModelOptions(), cs.CHAPTER2_RULES, asked)
+                answers.append((cases.refuted, [(c.counts, c.refuted, c.bound, round(c.deterministic_time, 6))
+                                                for c in cases.cases]))
+            assert answers[0] == answers[1], (setup.realms, rolls, w, budget)
+            seen.add((answers[0][0], len(answers[0][1]) > 1))
+    assert {(True, True), (False, True)} <= seen
+
+
 def test_extras_cases_prove_a_turn_cp_sat_left_unknown(monkeypatch) -> None:
     """A question CP-SAT (and HiGHS's line search) left unknown is proven impossible by the cases:
     status impossible, method extras-cases, every case in the JSON with its bound, and the answer

@@ -768,7 +768,11 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     Why: where the LP reaches 18 (bench/chapter2.py seeds 0, 1, 3 at the turn before their win) the
     whole question stays unknown at 60 det-s, while CP-SAT's LP-tree search
-    (`optimize_with_lb_tree_search`) bounds one case at 17 in 0.2-30 det-s (docs/campaign-chapter2.md)."""
+    (`optimize_with_lb_tree_search`) bounds one case at 17 in 0.2-30 det-s (docs/campaign-chapter2.md).
+
+    With `extras_cases_beside` and a spare core, the next case is solved beside the current one
+    (solver/speculate.py, each case on a solver of its own); answers are taken in order and the
+    cases past the stop cancelled, so the answer is the one asked a case at a time."""
     limit = float(params.get("extras_case_deterministic_time", 0) or 0)
     if limit <= 0 or six_stars_everywhere not in rules:
         return None
@@ -778,29 +782,57 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     most = cap_of_earned(setup.game(rolls), setup) // 3
     if options.max_total_extras is not None:
         most = min(most, options.max_total_extras)
-    solver = make_solver(params, limit, 1)
-    solver.parameters.optimize_with_lb_tree_search = bool(params.get("extras_case_lb_tree_search", True))
+    lb_tree = bool(params.get("extras_case_lb_tree_search", True))
     budget = float(params.get("extras_cases_deterministic_time", 0) or 0)
     done: list[ExtrasCase] = []
+    shown = make_solver(params, limit, 1)
+    shown.parameters.optimize_with_lb_tree_search = lb_tree
 
     def answer(refuted: bool) -> ExtrasCases:
-        return ExtrasCases(refuted, tuple(done), setup.realms, most, limit, effective_params(solver))
+        return ExtrasCases(refuted, tuple(done), setup.realms, most, limit, effective_params(shown))
 
-    for counts in extras_counts(len(setup.realms), most):
-        if budget and sum(c.deterministic_time for c in done) >= budget:
-            return answer(False)
+    def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
+        """One case, on a solver of its own (the cases do not depend on each other)."""
+        solver = make_solver(params, limit, 1)
+        solver.parameters.optimize_with_lb_tree_search = lb_tree
+        if task is not None:
+            task.solver(solver)
         rm = case_model(setup, rolls, options, base_rules, counts)
         rm.model.maximize(_win_stars(rm))
+        if task is not None and task.cancelled.is_set():
+            return ExtrasCase(counts, False, None, 0.0)  # (dropped: a cancelled task's answer is never taken)
         solver.best_bound_callback = lambda bound: solver.stop_search() if bound < win else None
         status = solver.solve(rm.model, _StopAtWin(win))
         if status == cp_model.INFEASIBLE:
-            done.append(ExtrasCase(counts, True, None, solver.deterministic_time))
-            continue
+            return ExtrasCase(counts, True, None, solver.deterministic_time)
         bound = solver.best_objective_bound
-        done.append(ExtrasCase(counts, bound < win, bound, solver.deterministic_time))
-        if bound >= win:
-            return answer(False)
-    return answer(True)
+        return ExtrasCase(counts, bound < win, bound, solver.deterministic_time)
+
+    # with a spare core the next case is solved beside the current one (`extras_cases_beside`): the
+    # answers are taken in the order above and the ones past the stop are cancelled, so the answer
+    # is the one asked in turn (the cases are independent questions, each on one worker)
+    beside = bool(params.get("extras_cases_beside")) and spare_core()
+    cases = extras_counts(len(setup.realms), most)
+    running: dict[int, Speculation] = {}
+
+    def start(i: int) -> None:
+        if beside and i < len(cases) and i not in running:
+            running[i] = Speculation(("case", i), lambda task, c=cases[i]: one_case(c, task))
+
+    try:
+        for i, counts in enumerate(cases):
+            if budget and sum(c.deterministic_time for c in done) >= budget:
+                return answer(False)
+            start(i)
+            start(i + 1)
+            case = running.pop(i).take(("case", i)) if i in running else one_case(counts)
+            done.append(case)
+            if not case.refuted:
+                return answer(False)
+        return answer(True)
+    finally:
+        for task in running.values():
+            task.cancel()
 
 
 def lp_still_useful(q: TurnQuestion) -> bool:
