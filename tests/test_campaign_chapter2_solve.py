@@ -839,6 +839,16 @@ def test_extras_counts_cover_every_placement_once() -> None:
     assert len(cs.extras_counts(3, 3)) == 20 and cs.extras_counts(2, 0) == [(0, 0)]
 
 
+def _short_instances(monkeypatch):
+    """The extras cases' short random instances: 3 turns of 3 fast realms, the win lowered to 1 or
+    2 stars per realm (set while each is used)."""
+    for seed, stars in itertools.product((0, 2), (1, 2)):
+        rng = random.Random(seed)
+        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
+        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
+        yield setup, tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+
+
 def test_extras_cases_agree_with_cp_sat(monkeypatch) -> None:
     """Short random instances (the win lowered to 1 or 2 stars per realm): the cases refute a turn
     count exactly when CP-SAT finds the whole question's model INFEASIBLE (order rules aside: the
@@ -849,11 +859,7 @@ def test_extras_cases_agree_with_cp_sat(monkeypatch) -> None:
     params = cs.load_params("target")
     solver = cs.make_solver(params, 20.0, 1)
     seen = set()
-    for seed, stars in itertools.product((0, 2), (1, 2)):
-        rng = random.Random(seed)
-        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
-        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
-        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+    for setup, rolls in _short_instances(monkeypatch):
         for w in (1, 2, 3):
             rm = cs.build_chapter2(setup, rolls[:w])
             status = solver.solve(rm.model)
@@ -880,11 +886,7 @@ def test_extras_cases_beside_give_the_same_answer(monkeypatch) -> None:
     monkeypatch.setattr(cs, "spare_core", lambda: True)
     params = cs.load_params("target")
     seen = set()
-    for seed, stars in itertools.product((0, 2), (1, 2)):
-        rng = random.Random(seed)
-        monkeypatch.setattr(ch2, "STARS_TO_WIN", stars)
-        setup = Chapter2(tuple(rng.sample(SMALL_POOL, 3)), rng.choice(["hard", "normal"]))
-        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(3))
+    for setup, rolls in _short_instances(monkeypatch):
         for w, budget in ((2, 0.0), (3, 0.0), (3, 0.05)):
             answers = []
             for beside in (False, True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
@@ -54,16 +55,23 @@ def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(
     assert _answer(beside) == _answer(alone)
 
 
+def _knapsack(seed: int, items: int, rows: int) -> tuple[cp_model.CpModel, Any]:
+    """A random 0/1 multi-knapsack (`rows` capacity rows of a third of their weights) and its
+    profit, not yet the model's objective."""
+    rng = random.Random(seed)
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"x{i}") for i in range(items)]
+    for _ in range(rows):
+        weights = [rng.randint(1, 1000) for _ in xs]
+        model.add(sum(w * x for w, x in zip(weights, xs)) <= sum(weights) // 3)
+    return model, sum(rng.randint(1, 1000) * x for x in xs)
+
+
 def _slow_model() -> cp_model.CpModel:
     """A model CP-SAT does not prove quickly: a random 0/1 knapsack with 15 rows and 120 items
     (measured: not proven in 10 det-s, 15 s wall)."""
-    rng = random.Random(7)
-    model = cp_model.CpModel()
-    xs = [model.new_bool_var(f"x{i}") for i in range(120)]
-    for _ in range(15):
-        weights = [rng.randint(1, 1000) for _ in xs]
-        model.add(sum(w * x for w, x in zip(weights, xs)) <= sum(weights) // 3)
-    model.maximize(sum(rng.randint(1, 1000) * x for x in xs))
+    model, profit = _knapsack(7, 120, 15)
+    model.maximize(profit)
     return model
 
 
@@ -144,13 +152,7 @@ def test_highs_stops_when_its_speculative_task_is_cancelled() -> None:
     user" soon after the task is cancelled."""
     from solver.mip_hint import highs_mip
 
-    rng = random.Random(11)
-    model = cp_model.CpModel()
-    xs = [model.new_bool_var(f"x{i}") for i in range(300)]
-    for _ in range(25):
-        weights = [rng.randint(1, 1000) for _ in xs]
-        model.add(sum(w * x for w, x in zip(weights, xs)) <= sum(weights) // 3)
-    objective = sum(rng.randint(1, 1000) * x for x in xs)
+    model, objective = _knapsack(11, 300, 25)
     task = Speculation("k", lambda task: highs_mip(model, objective, 10**9, 600.0, stop_with=task.stoppable))
     time.sleep(2.0)
     t0 = time.perf_counter()
