@@ -146,6 +146,10 @@ class RealmEncoder:
         self.gain: dict[int, dict[str, LinearExpr]] = {}
         self.cost: dict[int, dict[str, LinearExpr]] = {}
         self.stars: LinearExpr = 0
+        #: the stars each event scores here (`add_stars`), when the realm says which event scores
+        #: every star of `stars`: per-turn stars for rules that read when a realm scored (chapter
+        #: 2's rightmost realm, `RoundModel.stars_after`). Empty: the realm does not say.
+        self.event_stars: dict[int, LinearExpr] = {}
         self.can_take: Callable[[int, int], Lit] | None = None
         self.decode_choice: Callable[[cp_model.CpSolver, Event], Choice] | None = None
         self.choice_lits: Callable[[Event, Choice], list[Lit]] | None = None
@@ -210,6 +214,13 @@ class RealmEncoder:
     def add_cost(self, e: Event, kind: str, expr: LinearExpr) -> None:
         d = self.cost.setdefault(e.index, {})
         d[kind] = d.get(kind, 0) + expr
+
+    def add_stars(self, e: Event, expr: LinearExpr) -> None:
+        """Event e scores `expr` stars here (added to `stars`). A realm whose every star is added
+        this way has timed stars: the stars after turn t are those of the events of turns <= t
+        (tests/test_timed_stars.py replays engine lines against that)."""
+        self.event_stars[e.index] = self.event_stars.get(e.index, 0) + expr
+        self.stars = self.stars + expr
 
     def stars_within_count_bound(self, most: Sequence[int], count: LinearExpr | None = None) -> None:
         """Redundant rows (LP help): with k of something (this realm's activations, or `count`:
@@ -349,6 +360,7 @@ class RoundModel:
                 m.add(sum(uses) <= 1)
         # realms
         self.encoders = [RealmEncoder(self, r, self.events[r]) for r in range(len(game.realms))]
+        self._stars_after: dict[tuple[int, int], Any] = {}
         for enc in self.encoders:
             enc.realm.encode(enc)
         # cross-realm scoring (Between Two Cities, My Little Scythe): once every realm is encoded
@@ -425,6 +437,28 @@ class RoundModel:
                 trick(self)
         if options.played is not None:
             self.fix_line(options.played)
+
+    def stars_after(self, r: int, t: int) -> Any:
+        """Realm r's stars (capped) at the end of turn t (0-based; -1: before the first), read from
+        the events of turns <= t; only for realms with `timed_stars` (a rule reading when a realm
+        scored must not be built on a realm whose encoding cannot say)."""
+        enc = self.encoders[r]
+        if not enc.realm.timed_stars:
+            raise ValueError(f"{enc.realm.key}: the encoding does not say which activation scores its stars")
+        key = (r, t)
+        if key not in self._stars_after:
+            cap = self.game.rules.star_cap
+            raw = sum(x for e in enc.events if e.t <= t for x in [enc.event_stars.get(e.index)] if x is not None)
+            if isinstance(raw, int):
+                self._stars_after[key] = self.model.new_constant(min(raw, cap))
+            else:
+                m = self.model
+                z = m.new_int_var(0, 100, f"stars_raw[{enc.realm.key},after t{t + 1}]")
+                m.add(z == raw)
+                capped = m.new_int_var(0, cap, f"stars[{enc.realm.key},after t{t + 1}]")
+                m.add_min_equality(capped, [z, m.new_constant(cap)])
+                self._stars_after[key] = capped
+        return self._stars_after[key]
 
     @property
     def played_turns(self) -> int:

@@ -169,12 +169,18 @@ def test_a_win_after_an_undecided_turn_is_not_proven_fewest(one_star, monkeypatc
 
 
 def test_rightmost_rule_impossible_agrees_with_brute_force(one_star) -> None:
-    """Hard: the order-free model has a 'win' (euphoria scores while rightmost); the order search
-    cuts it (and the other orders of it) until INFEASIBLE; brute force finds no win either."""
+    """Hard: the model without the rightmost-realm rows has a 'win' (euphoria scores while
+    rightmost); the order search cuts it (and the other orders of it) until INFEASIBLE. With the
+    rows (`rightmost_realm_scores_not`) the model is INFEASIBLE at once, no cut needed. Brute
+    force finds no win either."""
     setup = Chapter2(ROW, "hard")
     res = solve_chapter2(setup, ROLLS)
     assert res.status == "impossible" and res.exit_code == 1 and res.line is None
-    assert res.proven_impossible == [1, 2] and res.cuts > 0
+    assert res.proven_impossible == [1, 2] and res.cuts == 0
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    without = cs.ask_turn(setup, ROLLS, 2, solver, rules=_without(cs.rightmost_realm_scores_not))
+    assert without.status == "impossible" and without.cuts > 0
     assert exhaustive_win_turn(setup, ROLLS) is None
 
 
@@ -183,7 +189,8 @@ def test_the_order_search_needs_the_free_move(one_star) -> None:
     search agrees with brute force over every permutation and every move placement."""
     plan = parse_line_text(PLAN)
     game = Chapter2(ROW, "hard").game(ROLLS)
-    rm = build_chapter2(Chapter2(ROW, "hard"), ROLLS)
+    # the order search on its own: the model without the rightmost-realm rows takes the plan
+    rm = build_chapter2(Chapter2(ROW, "hard"), ROLLS, rules=_without(cs.rightmost_realm_scores_not))
     rm.fix_line(plan)
     solver = cp_model.CpSolver()
     assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)  # the model takes the plan
@@ -318,6 +325,15 @@ def test_six_stars_everywhere_is_a_rule() -> None:
     assert not _feasible(setup, THREE[:1], line, CHAPTER2_RULES)
     assert _feasible(setup, THREE[:1], line, _without(cs.six_stars_everywhere))
     assert not check_chapter2(setup.game(THREE[:1]), setup, parse_line_text(line)).won
+
+
+def test_rightmost_realm_scores_not_is_a_rule(one_star) -> None:
+    """PLAN scores euphoria alone in turn 1 while it is the rightmost realm: the rows refuse it
+    without a free move (hard) and take it with one (normal: the move may come first); dropped,
+    the hard model takes it too."""
+    assert not _feasible(Chapter2(ROW, "hard"), ROLLS, PLAN, CHAPTER2_RULES)
+    assert _feasible(Chapter2(ROW, "hard"), ROLLS, PLAN, _without(cs.rightmost_realm_scores_not))
+    assert _feasible(Chapter2(ROW, "normal"), ROLLS, PLAN, CHAPTER2_RULES)
 
 
 def test_earned_within_limit_is_a_rule(one_star, monkeypatch) -> None:

@@ -118,6 +118,60 @@ def pumpkins_spent_within_limit(rm: RoundModel, setup: Chapter2) -> None:
     rm.model.add(sum(e.extra for e in evs) <= cap // 3)
 
 
+def rightmost_realm_scores_not(rm: RoundModel, setup: Chapter2) -> None:
+    """The rightmost realm may not gain a star; a realm that scores moves to the far right; the
+    free moves (seed 003), read turn by turn from the stars after each turn (`RoundModel.
+    stars_after`; only when every realm has `timed_stars`, otherwise nothing is added).
+
+    scored[t, r]: realm r's marked stars rose in turn t; rightmost[t, r]: r is the rightmost realm
+    at the end of turn t (the row's last realm before turn 1); moves[t]: free moves used in turn t.
+    In a turn without a free move, where the stars rise only through the scoring realm's own #s:
+    - nothing scored: the rightmost realm stays;
+    - something scored: the rightmost realm at the turn's end is one that scored (the last to score
+      moved to the far right, and nothing moves the row after it);
+    - one realm alone scored: it was not the rightmost realm before the turn (its first scoring #
+      came while the row was still the previous turn's).
+    A turn with a free move is left free. Every chapter-legal line satisfies these with its own
+    stars, row and moves, so the rows only cut solutions no order of the turn sets can play
+    (measured: docs/campaign-chapter2.md)."""
+    realms = range(len(rm.game.realms))
+    if not all(rm.game.realms[r].timed_stars for r in realms):
+        return
+    m = rm.model
+    keys = [rm.game.realms[r].key for r in realms]
+    free = setup.free_moves
+    before = [m.new_constant(1 if r == len(keys) - 1 else 0) for r in realms]
+    used = []
+    for t in range(rm.game.turns):
+        scored = []
+        for r in realms:
+            x = m.new_bool_var(f"scored[t{t + 1},{keys[r]}]")
+            rise = rm.stars_after(r, t) - rm.stars_after(r, t - 1)
+            m.add(x <= rise)
+            m.add(rise <= rm.game.rules.star_cap * x)
+            scored.append(x)
+        move = m.new_int_var(0, free, f"moves[t{t + 1}]") if free else 0
+        used.append(move)
+        after = [m.new_bool_var(f"rightmost[t{t + 1},{keys[r]}]") for r in realms]
+        m.add_exactly_one(after)
+        anything = sum(scored)
+        for r in realms:
+            m.add(after[r] >= before[r] - anything - move)
+            for q in realms:
+                if q != r:
+                    m.add(after[r] <= scored[r] + 1 - scored[q] + move)
+            m.add(scored[r] + before[r] <= 1 + sum(scored[q] for q in realms if q != r) + move)
+        before = after
+    if free:
+        m.add(sum(used) <= free)
+
+
+def reads_the_row(setup: Chapter2) -> bool:
+    """Whether `rightmost_realm_scores_not` builds its rows for these realms (every realm has
+    `timed_stars`): then the CP-SAT model depends on the row's order."""
+    return all(get_realm(k).timed_stars for k in setup.realms)
+
+
 #: chapter 2's rules as constraints, each a sound relaxation of the checker's rule (tests drop
 #: them one by one: each has an instance whose only 'win' breaks it)
 CHAPTER2_RULES: tuple[Rule, ...] = (
@@ -125,6 +179,7 @@ CHAPTER2_RULES: tuple[Rule, ...] = (
     six_stars_everywhere,
     earned_within_limit,
     pumpkins_spent_within_limit,
+    rightmost_realm_scores_not,
 )
 
 
@@ -374,8 +429,11 @@ def lp_base(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOpt
     """The model every LP bound of these turns is asked of: chapter 2's model rules with the win
     rule itself dropped (the win is what is bounded: the model's stars are capped at 6 per realm,
     so a win needs stars = 6 x the realms), without compensation's condition (`solve.lp_options`;
-    chapter 2 has no compensation anyway). CP-SAT never solves it."""
-    return build_chapter2(setup, rolls, lp_options(options), [r for r in rules if r is not six_stars_everywhere])
+    chapter 2 has no compensation anyway). CP-SAT never solves it. The rightmost-realm rows are
+    left out too: they are the only rule that reads the row's order, and the fleet asks one LP per
+    realm set for all its rows (`test_fleet_chooses_the_realms_and_the_row` failed with them)."""
+    return build_chapter2(setup, rolls, lp_options(options),
+                          [r for r in rules if r not in (six_stars_everywhere, rightmost_realm_scores_not)])
 
 
 def lp_star_bound(setup: Chapter2, rolls: Sequence[tuple[int, int]], params: dict[str, Any],
@@ -1016,11 +1074,12 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
     impossible at every smaller W (or the answer says unknown), so nothing can beat it; the setups
     not asked at that W are reported with what was proven for them.
 
-    The round model does not look at the row order (only the order search and its cuts do), so a
-    model INFEASIBLE before any cut for one order of three realms is INFEASIBLE for every order:
-    the other orders are marked impossible at that W without solving again. For the same reason
-    the prefix LP (`prefix_questions`) is asked once per realm set, before the first W, and its
-    answers hold for every order of the set."""
+    The LP (`lp_base`) does not look at the row order, so the prefix LP (`prefix_questions`) is
+    asked once per realm set, before the first W, and its answers hold for every order of the set;
+    an LP below the win at W likewise marks the set's other orders impossible at W. The CP-SAT
+    model looks at the row order only through the rightmost-realm rows (`reads_the_row`): where
+    they are not built, a model INFEASIBLE before any cut for one order is INFEASIBLE for every
+    order, and the other orders are marked impossible at that W without solving again."""
     fleet_keys, drawn_key = parse_fleet(fleet, drawn)
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -1069,7 +1128,7 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
             if not lp_still_useful(q):
                 lp_spent.add(frozenset(c.realms))
             a.questions.append(q)
-            if q.status == "impossible" and q.cuts - q.line_mip_cuts == 0:
+            if q.status == "impossible" and q.cuts - q.line_mip_cuts == 0 and (q.method == "lp-bound" or not reads_the_row(a.setup)):
                 free.add(frozenset(c.realms))
             say(f"chapter 2 {','.join(c.realms)}: won at turn {w}? {q.status} ({q.deterministic_time:.2f} det-s{lp_note(q)})")
             if q.status == "won":

@@ -22,6 +22,7 @@ State = tuple[tuple[int, ...], tuple[int, ...], int]
 
 class ArkNova(Realm):
     key = "ark-nova"
+    timed_stars = True  # stars come from cashing in a star column, by a #
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -147,7 +148,6 @@ class ArkNova(Realm):
             outlined.append(outlined[-1])
         take: dict[tuple[int, int], object] = {}
         crossed = [0 for _ in C]
-        star_terms = []
         # redundant (LP help), circle by circle: each outlined circle (at the start, or at the end
         # of turn u) is crossed by at most one later # in its column, so what a # gains is the
         # sum of the circles it crosses, each at most its share of the column's activation.
@@ -183,14 +183,13 @@ class ArkNova(Realm):
                 # the LP spreads fractional cash-ins and reaches 6 stars even in 3 turns
                 m.add(crossed[c] <= here)
                 if self.benefit[c] == "S":
-                    star_terms.append(g)
+                    enc.add_stars(e, g)
                 else:
                     enc.add_gain(e, self.benefit[c], g)
             m.add(sum(xs) == e.active)
         for (c, u), ys in crossings.items():
             _, o = circle_units[c][u]
             m.add(sum(ys) <= (1 if o is None else o))
-        enc.stars = sum(star_terms)
 
         def can_take(turn: int, v: int):
             return enc.true  # any # may go to its column, even with no outlined circle

@@ -61,6 +61,9 @@ class Realm:
     key: str = ""
     #: choice fields whose values are text even when they look like numbers (cells=11)
     text_choices: tuple[str, ...] = ()
+    #: every star this realm scores is scored by one of its own activations and its encoding says
+    #: which (`RealmEncoder.add_stars`), so the model knows the stars after each turn
+    timed_stars: bool = False
 
     def __init__(self, card: dict[str, Any] | None = None) -> None:
         self.card = card if card is not None else load_card(self.key)

@@ -32,6 +32,7 @@ State = tuple[tuple[tuple[int, ...], ...], int]
 
 class Euphoria(Realm):
     key = "euphoria"
+    timed_stars = True  # a star band is scored by the # that marks its area
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -134,7 +135,6 @@ class Euphoria(Realm):
         band: dict[tuple[int, int, int], object] = {}  # (event, area, band)
         pick: dict[tuple[int, int, str], object] = {}  # (event, area, P|H)
         total = {a: 0 for a in A}
-        star_terms = []
         for e in enc.events:
             for a, name in enumerate(self.areas):
                 x = enc.bool("mark", e.tag, name)
@@ -171,12 +171,11 @@ class Euphoria(Realm):
                     elif b in KINDS:
                         enc.add_gain(e, b, z)
                     else:
-                        star_terms.append(z)
+                        enc.add_stars(e, z)
                 m.add(sum(bs) == inn[e.i, a])
         for a in A:
             for v in range(1, 7):
                 m.add(sum(mk[e.i, a, v] for e in enc.events) <= 1)  # each number once per area
-        enc.stars = sum(star_terms)
         # redundant (LP): each star needs its own area mark
         m.add(enc.stars <= sum(inn[e.i, a] for e in enc.events for a in A))
 

@@ -23,6 +23,7 @@ State = tuple[tuple[int, ...], int]
 
 class Libertalia(Realm):
     key = "libertalia"
+    timed_stars = True  # pirates' stars and the full card's bonus, by the # completing them
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -110,7 +111,6 @@ class Libertalia(Realm):
         fill: dict[tuple[int, int, int], object] = {}  # (event, pirate, value)
         take: dict[tuple[int, int], object] = {}
         on: dict[tuple[int, int], object] = {}
-        star_terms = []
         for e in enc.events:
             xs = []
             for p in P:
@@ -130,7 +130,7 @@ class Libertalia(Realm):
                     if self.cost(p).get(K):
                         enc.add_cost(e, K, self.cost(p).get(K) * b)
                 if stars:
-                    star_terms.append(stars * b)
+                    enc.add_stars(e, stars * b)
             for v in range(1, 7):
                 m.add(sum(fill[e.i, p, v] for p in P) == e.val[v])
             m.add(sum(xs) == e.active)
@@ -147,7 +147,18 @@ class Libertalia(Realm):
                     strict = 1 if q == p + 1 else 0
                     m.add(number[p] + strict <= number[q]).only_enforce_if([filled[p], filled[q]])
         all_done = enc.reify([filled[p] for p in P], "all_complete")
-        enc.stars = sum(star_terms) + self.bonus * all_done
+        if self.bonus:
+            # the bonus is scored by the # completing the last pirate: every activation completes
+            # one, so the card is complete after event e when n of them happened by e
+            n, count, prev = len(P), 0, enc.false
+            for e in enc.events:
+                count = count + e.active
+                done = enc.bool("all_complete_after", e.tag)
+                m.add(n * done <= count)
+                m.add(done >= count - (n - 1))
+                enc.add_stars(e, self.bonus * (done - prev))
+                prev = done
+            m.add(prev == all_done)
 
         ok_cache: dict = {}
 

@@ -20,6 +20,7 @@ State = tuple[tuple[int, ...], ...]  # per trail: visited site positions, in ord
 
 class Parks(Realm):
     key = "parks"
+    timed_stars = True  # a star site, by the # that visits it
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -124,7 +125,9 @@ class Parks(Realm):
         for t in T:
             for i in range(len(self.trails[t])):
                 m.add(sum(visit[e.i, t, i] for e in enc.events) <= 1)
-        enc.stars = sum(y for (_, t, i), y in visit.items() if self.trails[t][i][1] == "S")
+        for (ei, t, i), y in visit.items():  # a star site is scored by the # visiting it
+            if self.trails[t][i][1] == "S":
+                enc.add_stars(enc.events[ei], y)
 
         ge_cache: dict = {}
 

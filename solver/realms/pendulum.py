@@ -28,6 +28,7 @@ State = tuple[tuple[int, ...], tuple[int, ...], int]
 
 class Pendulum(Realm):
     key = "pendulum"
+    timed_stars = True  # stars are paid by the # completing an hourglass
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -145,7 +146,6 @@ class Pendulum(Realm):
         outlined_before = {s: 0 for s in S}
         marked_upto = {v: 0 for v in range(1, 7)}
         done_prev = [enc.false for _ in G]
-        star_terms = []
         completes_any: list = []
         for e in enc.events:
             for v in range(1, 7):
@@ -172,10 +172,9 @@ class Pendulum(Realm):
                     if k in KINDS:
                         enc.add_gain(e, k, pay)
                     else:
-                        star_terms.append(pay)
+                        enc.add_stars(e, pay)
             for s in S:
                 outlined_before[s] = outlined_before[s] + outline[e.i, s]
-        enc.stars = sum(star_terms)
         # redundant (LP): stars come from hourglass completions (one per hourglass), each paying
         # at most the star spaces, and need those spaces outlined
         n_comp = sum(completes_any)

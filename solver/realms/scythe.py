@@ -27,6 +27,7 @@ State = tuple[tuple[int, ...], tuple[int, ...]]
 
 class Scythe(Realm):
     key = "scythe"
+    timed_stars = True  # a star per bottom cell, by the # that marks it
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -134,7 +135,8 @@ class Scythe(Realm):
         for c in C:
             m.add(sum(top_marks[c]) <= 1)
             m.add(sum(bottom_marks[c]) <= 1)
-        enc.stars = sum(x for c in C for x in bottom_marks[c])
+        for e in enc.events:  # a star per bottom cell, scored by the # that marks it
+            enc.add_stars(e, sum(mark[e.i, c, r] for c in C for r in rows if r in ("bottom", "both")))
 
         marked_cache: dict = {}
 

@@ -23,6 +23,7 @@ State = tuple[tuple[int, ...], ...]
 
 class Wingspan(Realm):
     key = "wingspan"
+    timed_stars = True  # star squares and the matched wingspan, by the # filling the square
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -121,12 +122,12 @@ class Wingspan(Realm):
                 if j:
                     for n, e in enumerate(enc.events):
                         m.add(square[e.i, b, j] <= sum(square[f.i, b, j - 1] for f in enc.events[:n]))
-        star_terms = []
         for b in B:
             last = len(self.benefits[b]) - 1
             for j, benefit in enumerate(self.benefits[b]):
-                if benefit == "S":
-                    star_terms.append(sum(square[e.i, b, j] for e in enc.events))
+                if benefit == "S":  # a star square, scored by the # filling it
+                    for e in enc.events:
+                        enc.add_stars(e, square[e.i, b, j])
             complete = enc.bool("complete", f"bird{b + 1}")
             m.add(complete == sum(square[e.i, b, last] for e in enc.events))
             total = enc.int(0, 6 * len(self.benefits[b]), "sum", f"bird{b + 1}")
@@ -135,12 +136,15 @@ class Wingspan(Realm):
             m.add(total == self.wingspan[b]).only_enforce_if(hit)
             m.add(total != self.wingspan[b]).only_enforce_if(~hit)
             match = enc.reify([complete, hit], "wingspan_matched", f"bird{b + 1}")
-            star_terms.append(match)
+            # the matched wingspan's star is scored by the # filling the bird's last square
+            matched_by = [enc.both(square[e.i, b, last], hit, "wingspan_matched_by", e.tag, f"bird{b + 1}") for e in enc.events]
+            for e, x in zip(enc.events, matched_by):
+                enc.add_stars(e, x)
+            m.add(match == sum(matched_by))
             # redundant, for the LP: a matched bird is complete; a bird holds at most its squares
             m.add(match <= complete)
             m.add(sum(on[e.i, b] for e in enc.events) <= len(self.benefits[b]))
             m.add(len(self.benefits[b]) * complete <= sum(on[e.i, b] for e in enc.events))
-        enc.stars = sum(star_terms)
 
         capacity = sum(len(bs) for bs in self.benefits)
 

@@ -1,0 +1,128 @@
+"""Timed stars: a realm with `timed_stars` says which activation scores each of its stars
+(`RealmEncoder.add_stars`), so the model knows its stars after every turn (`RoundModel.
+stars_after`); chapter 2's rightmost-realm rows (`rightmost_realm_scores_not`) read them.
+
+- random engine lines (preferring scoring actions) fixed in the model: the model's stars after
+  each turn are the engine's, for every realm that claims timed stars;
+- random chapter-2-legal lines (the checker's own steps, free moves anywhere) fixed in the
+  chapter's model with the rightmost-realm rows: the model accepts them.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, strategies as st
+from ortools.sat.python import cp_model
+
+from solver.campaign import chapter2 as ch2
+from solver.campaign.chapter2 import Chapter2, apply_chapter2_activation, apply_move, end_chapter2_turn, exclusion_reason, start_chapter2
+from solver.campaign.chapter2_solve import build_chapter2, rightmost_realm_scores_not
+from solver.engine import apply_action, end_choice_sets, end_turn, legal_actions, realm_stars, start, turn_play
+from solver.errors import IllegalAction
+from solver.line import Activation, Line
+from solver.model import ModelOptions, RoundModel
+from solver.realms import get_realm, solvable_keys
+
+from conftest import examples, make_game
+
+TIMED = sorted(k for k in solvable_keys() if get_realm(k).timed_stars)
+CHAPTER2_TIMED = [k for k in TIMED if exclusion_reason(get_realm(k)) is None]
+
+rolls_st = st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=2, max_size=5)
+
+
+def scoring_line(game, rng: random.Random) -> tuple[Line, list[tuple[int, ...]]]:
+    """A random legal line preferring actions that score, and the engine's stars after each turn."""
+    state = start(game)
+    turns, after = [], []
+    for t in range(game.turns):
+        actions = []
+        while len(actions) < 4 and rng.random() > 0.1:
+            options = legal_actions(game, state)
+            if not options:
+                break
+            now = sum(realm_stars(game, state))
+            scoring = [a for a in options if sum(realm_stars(game, apply_action(game, state, a))) > now]
+            action = rng.choice(scoring if scoring and rng.random() < 0.7 else options)
+            state = apply_action(game, state, action)
+            actions.append(action)
+        end = rng.choice(end_choice_sets(game, state))
+        turns.append(turn_play(game.rolls[t], actions, end))
+        state = end_turn(game, state, end)
+        after.append(realm_stars(game, state))
+    return Line(tuple(turns)), after
+
+
+def test_timed_realms_are_claimed() -> None:
+    """The realms the rightmost-realm rows need (the bench's and the example's) claim timed stars."""
+    assert {"ark-nova", "scythe", "pendulum", "wingspan", "libertalia", "euphoria", "parks"} <= set(TIMED)
+
+
+@pytest.mark.parametrize("key", TIMED)
+@examples(6)
+@given(rolls=rolls_st, seed=st.integers(0, 10**6))
+def test_stars_after_each_turn_are_the_engines(key, rolls, seed) -> None:
+    others = [k for k in ("parks", "ark-nova", "libertalia") if k != key][:2]
+    game = make_game([key] + others, rolls)
+    line, after = scoring_line(game, random.Random(seed))
+    most = max([len(t.actions) for t in line.turns] + [1])
+    rm = RoundModel(game, ModelOptions(tricks=False, extras=most))
+    rm.fix_line(line)
+    z = {t: rm.stars_after(0, t) for t in range(-1, game.turns)}
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), line.to_text()
+    cap = game.rules.star_cap
+    assert solver.value(z[-1]) == min(realm_stars(game, start(game))[0], cap) == 0
+    for t in range(game.turns):
+        assert solver.value(z[t]) == min(after[t][0], cap), (t, line.to_text())
+
+
+def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line | None:
+    """A random line the chapter's own steps accept (free moves at random), stopped at a loss."""
+    cs = start_chapter2(game)
+    turns = []
+    for t in range(game.turns):
+        actions = []
+        while not all(cs.round.die_spent) or (actions and rng.random() < 0.3):
+            if cs.moves_used < setup.free_moves and rng.random() < 0.2:
+                cs = apply_move(setup, cs, rng.choice(cs.row[:-1]))
+            options = [a for a in legal_actions(game, cs.round) if isinstance(a, Activation)]
+            rng.shuffle(options)
+            scoring = sorted(options, key=lambda a: -sum(realm_stars(game, apply_action(game, cs.round, a))))
+            for act in (scoring if rng.random() < 0.7 else options):
+                try:
+                    cs = apply_chapter2_activation(game, cs, act)
+                except IllegalAction:
+                    continue
+                actions.append(act)
+                break
+            else:
+                break
+            if cs.won or ch2.over_limit(cs.earned):
+                return Line(tuple(turns) + (turn_play(game.rolls[t], actions, {}),))
+        if not all(cs.round.die_spent):
+            return Line(tuple(turns) + (turn_play(game.rolls[t], actions, {}),)) if actions else (Line(tuple(turns)) if turns else None)
+        end = rng.choice(end_choice_sets(game, cs.round))
+        turns.append(turn_play(game.rolls[t], actions, end))
+        cs = end_chapter2_turn(game, cs, end)
+    return Line(tuple(turns))
+
+
+@examples(25)
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=3, max_size=7),
+       seed=st.integers(0, 10**6), difficulty=st.sampled_from(["hard", "normal", "easy"]))
+def test_chapter2_legal_lines_keep_the_rightmost_rows(rolls, seed, difficulty) -> None:
+    rng = random.Random(seed)
+    row = tuple(rng.sample(CHAPTER2_TIMED, 3))
+    setup = Chapter2(row, difficulty)
+    game = setup.game(tuple(rolls))
+    line = chapter2_line(setup, game, rng)
+    if line is None or not line.turns:
+        return
+    rm = build_chapter2(setup, tuple(rolls)[:len(line.turns)], ModelOptions(tricks=False), rules=[rightmost_realm_scores_not])
+    rm.fix_line(line)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (row, difficulty, line.to_text())
