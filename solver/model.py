@@ -222,6 +222,21 @@ class RealmEncoder:
         self.event_stars[e.index] = self.event_stars.get(e.index, 0) + expr
         self.stars = self.stars + expr
 
+    def add_completion_stars(self, stars: int, added: Sequence[LinearExpr], size: int, what: str, *idx: object) -> Lit:
+        """A group of `size` cells (each filled at most once) scoring `stars` when complete:
+        added[n] is how many of its cells the n-th event fills. The stars are scored by the event
+        filling the last cell (`add_stars`); returns the literal "complete at the round's end"."""
+        count, prev = 0, self.false
+        for e, a in zip(self.events, added):
+            count = count + a
+            done = self.model.new_bool_var(self.name(what, f"after {e.tag}", *idx))
+            self.model.add(size * done <= count)
+            self.model.add(done >= count - (size - 1))
+            if stars:
+                self.add_stars(e, stars * (done - prev))
+            prev = done
+        return prev
+
     def stars_within_count_bound(self, most: Sequence[int], count: LinearExpr | None = None) -> None:
         """Redundant rows (LP help): with k of something (this realm's activations, or `count`:
         Azul's filled cells) its stars are at most most[k] (a bound the realm proves from its
@@ -452,11 +467,16 @@ class RoundModel:
             if isinstance(raw, int):
                 self._stars_after[key] = self.model.new_constant(min(raw, cap))
             else:
+                # capped = min(raw, cap) through a literal `full` (raw >= cap), not a min: a MIP
+                # (HiGHS's line search, solver/mip_hint.py) reads enforced rows exactly, where a
+                # min's relaxation would let it set the capped stars anywhere below the raw ones
                 m = self.model
-                z = m.new_int_var(0, 100, f"stars_raw[{enc.realm.key},after t{t + 1}]")
-                m.add(z == raw)
                 capped = m.new_int_var(0, cap, f"stars[{enc.realm.key},after t{t + 1}]")
-                m.add_min_equality(capped, [z, m.new_constant(cap)])
+                full = m.new_bool_var(f"stars_full[{enc.realm.key},after t{t + 1}]")
+                m.add(raw >= cap).only_enforce_if(full)
+                m.add(capped == cap).only_enforce_if(full)
+                m.add(raw <= cap - 1).only_enforce_if(~full)
+                m.add(capped == raw).only_enforce_if(~full)
                 self._stars_after[key] = capped
         return self._stars_after[key]
 

@@ -47,6 +47,13 @@ class Azul(Realm):
         cells = tuple(int(x) if x.isdigit() else 0 for row in self.wall for x in row)
         return (tuple((0, 0) for _ in self.slots), cells)
 
+    @property
+    def timed_stars(self) -> bool:  # type: ignore[override]
+        """Every star is scored by the # placing a line's last tile, unless a wall row or column is
+        printed in full (a star from the start)."""
+        empty = self.empty_cells()
+        return all(any(r == a for r, _ in empty) and any(k == a for _, k in empty) for a in range(self.n))
+
     def candidates(self, state: State, value: int, rules: RuleSet) -> Iterable[Choice]:
         out = []
         for i in range(self.n):
@@ -235,12 +242,18 @@ class Azul(Realm):
             for a in L:
                 m.add(sum(x for (_, i, _, w), x in tile.items() if i == a and w == v) <= 1)
                 m.add(sum(x for (_, _, k, w), x in tile.items() if k == a and w == v) <= 1)
-        # "1 star per complete wall row and column" (printed cells count as filled)
-        star_terms = []
+        # "1 star per complete wall row and column" (printed cells count as filled), each scored
+        # by the # placing the line's last tile
         for a in L:
-            star_terms.append(enc.reify([filled[a, k] for k in L if (a, k) in filled], "row_complete", f"row{a + 1}"))
-            star_terms.append(enc.reify([filled[i, a] for i in L if (i, a) in filled], "column_complete", f"column{a + 1}"))
-        enc.stars = sum(star_terms)
+            for what, group in (("row_complete", [(a, k) for k in L if (a, k) in filled]),
+                                ("column_complete", [(i, a) for i in L if (i, a) in filled])):
+                name = f"row{a + 1}" if what == "row_complete" else f"column{a + 1}"
+                z = enc.reify([filled[x] for x in group], what, name)
+                if group:
+                    added = [sum(cell[e.i, i, k] for i, k in group if (e.i, i, k) in cell) for e in enc.events]
+                    m.add(enc.add_completion_stars(1, added, len(group), what, name) == z)
+                else:  # all printed: complete from the start, scored by no # (not timed)
+                    enc.stars = enc.stars + z
         # redundant (LP): a move of line i needs slots_i tiles put there since the last move (a #
         # gives at most min(2 on a pair, slots_i) that count)
         for i in L:

@@ -30,6 +30,7 @@ State = tuple[tuple[int, ...], ...]
 
 class BetweenTwoCastles(Realm):
     key = "between-two-castles"
+    timed_stars = True  # a row's star, by the # filling its last square
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -156,13 +157,14 @@ class BetweenTwoCastles(Realm):
                     if n:
                         enc.add_gain(e, K, n * top)
         # "1 star per completed row (each castle has 3 rows)"
-        star_terms = []
         for castle in dict.fromkeys(t["castle"] for t in towers):
             for row in ("B", "M", "T"):
                 squares = [(i, t["rows"].index(row)) for i, t in enumerate(towers) if t["castle"] == castle and row in t["rows"]]
                 if squares:
-                    star_terms.append(enc.reify([filled[s] for s in squares], "row_complete", castle, row))
-        enc.stars = sum(star_terms)
+                    # scored by the # filling the row's last square
+                    z = enc.reify([filled[s] for s in squares], "row_complete", castle, row)
+                    added = [sum(on[e.i, i, h] for i, h in squares) for e in enc.events]
+                    m.add(enc.add_completion_stars(1, added, len(squares), "row_complete", castle, row) == z)
 
         fb_cache: dict = {}
 

@@ -38,6 +38,7 @@ def parse_cells(text: object) -> tuple[Cell, ...]:
 
 class FeastForOdin(Realm):
     key = "feast-for-odin"
+    timed_stars = True  # star squares and island bonuses, by the # covering or completing them
     text_choices = ("island", "cells")
 
     def __init__(self, card=None) -> None:
@@ -216,11 +217,14 @@ class FeastForOdin(Realm):
                 f = enc.bool("filled", self.island_names[i], f"{x[0] + 1}{x[1] + 1}")
                 m.add(sum(cover[e.i, i, x] for e in enc.events if (e.i, i, x) in cover) == f)
                 filled[i, x] = f
-        star_terms = [filled[i, x] for i, isl in enumerate(self.islands) for x in isl if isl[x] == "S"]
+        # a star square is scored by the # covering it, an island's bonus by the # completing it
+        for e in enc.events:
+            enc.add_stars(e, sum(cover[e.i, i, x] for i, isl in enumerate(self.islands) for x in isl
+                                 if isl[x] == "S" and (e.i, i, x) in cover))
         for i, isl in enumerate(self.islands):
             done = enc.reify([filled[i, x] for x in isl], "island_complete", self.island_names[i])
-            star_terms.append(self.bonus * done)
-        enc.stars = sum(star_terms)
+            added = [sum(cover[e.i, i, x] for x in isl if (e.i, i, x) in cover) for e in enc.events]
+            m.add(enc.add_completion_stars(self.bonus, added, len(isl), "island_complete", self.island_names[i]) == done)
         if enc.rm.options.lp_rows:  # redundant (LP help): stars for the #s received
             enc.stars_within_count_bound(self.most_stars_by_count)
 

@@ -147,18 +147,8 @@ class Libertalia(Realm):
                     strict = 1 if q == p + 1 else 0
                     m.add(number[p] + strict <= number[q]).only_enforce_if([filled[p], filled[q]])
         all_done = enc.reify([filled[p] for p in P], "all_complete")
-        if self.bonus:
-            # the bonus is scored by the # completing the last pirate: every activation completes
-            # one, so the card is complete after event e when n of them happened by e
-            n, count, prev = len(P), 0, enc.false
-            for e in enc.events:
-                count = count + e.active
-                done = enc.bool("all_complete_after", e.tag)
-                m.add(n * done <= count)
-                m.add(done >= count - (n - 1))
-                enc.add_stars(e, self.bonus * (done - prev))
-                prev = done
-            m.add(prev == all_done)
+        # the bonus is scored by the # completing the last pirate (every activation completes one)
+        m.add(enc.add_completion_stars(self.bonus, [e.active for e in enc.events], len(P), "all_complete") == all_done)
 
         ok_cache: dict = {}
 

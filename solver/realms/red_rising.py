@@ -26,6 +26,7 @@ State = tuple[int, ...]
 
 class RedRising(Realm):
     key = "red-rising"
+    timed_stars = True  # mini-pyramids and all nine, by the # writing the last card
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -156,12 +157,17 @@ class RedRising(Realm):
                         enc.add_gain(e, K, self.row_bonus[r].get(K) * comp)
                 done_prev[r] = done
         # scoring: mini-pyramids and all nine
+        # each scored by the # writing the group's last card
         star_terms = []
         for a, bs in self.under.items():
-            star_terms.append(enc.reify([filled[idx[a]]] + [filled[idx[b]] for b in bs], "pyramid", f"card{a}"))
+            group = [idx[a]] + [idx[b] for b in bs]
+            z = enc.reify([filled[i] for i in group], "pyramid", f"card{a}")
+            added = [sum(on[e.i, i] for i in group) for e in enc.events]
+            m.add(enc.add_completion_stars(1, added, len(group), "pyramid", f"card{a}") == z)
+            star_terms.append(z)
         all_done = enc.reify([filled[i] for i in N], "all_filled")
-        star_terms.append(self.bonus_all * all_done)
-        enc.stars = sum(star_terms)
+        added = [sum(on[e.i, i] for i in N) for e in enc.events]
+        m.add(enc.add_completion_stars(self.bonus_all, added, len(self.cards), "all_filled") == all_done)
         # redundant (LP): a mini-pyramid needs its top card; all nine need every card
         for k, a in enumerate(self.under):
             m.add(star_terms[k] <= filled[idx[a]])

@@ -47,6 +47,9 @@ def parse_cells(text: object) -> tuple[Cell, ...]:
 class Tapestry(Realm):
     key = "tapestry"
     text_choices = ("cells",)
+    #: a big row's or column's star is scored by the # completing its last big square (no band of
+    #: the card is complete from the start)
+    timed_stars = True
 
     def __init__(self, card=None) -> None:
         super().__init__(card)
@@ -261,6 +264,7 @@ class Tapestry(Realm):
         # "completing a big square gains its resource": after[B][n] = B complete once the realm's
         # events up to the n-th are done; the event that turns it true completes it
         complete = {}
+        complete_after: dict[tuple[int, int], list] = {}  # big square -> complete after event n
         gains: dict[tuple[int, str], object] = {}  # (event, kind) -> what the event gains
         most = {K: 0 for K in KINDS}  # the most of each kind one # can gain
         for R, C in bigs:
@@ -268,6 +272,7 @@ class Tapestry(Realm):
             kinds = Resources.of(self.big[R][C])
             if not cells:
                 complete[R, C] = enc.true  # all pre-filled: complete from the start, gains nothing
+                complete_after[R, C] = [enc.true for _ in enc.events]
                 continue
             prev = None
             for n, e in enumerate(enc.events):
@@ -276,6 +281,7 @@ class Tapestry(Realm):
                 for f in so_far:
                     m.add(z <= f)
                 m.add(z >= sum(so_far) - (len(cells) - 1))
+                complete_after.setdefault((R, C), []).append(z)
                 if prev is not None:
                     m.add(z >= prev)  # redundant (LP): a complete big square stays complete
                 for K in KINDS:
@@ -304,14 +310,21 @@ class Tapestry(Realm):
         # "1 star per completed big row and per completed big column"
         bands = [("row", R, [(R, C) for C in range(nb)]) for R in range(nb)]
         bands += [("column", C, [(R, C) for R in range(nb)]) for C in range(nb)]
-        star_terms = []
         for kind, n, squares in bands:
             z = enc.bool(f"big_{kind}_complete", n + 1)
             for sq in squares:
                 m.add(z <= complete[sq])
             m.add(z >= sum(complete[sq] for sq in squares) - (len(squares) - 1))
-            star_terms.append(z)
-        enc.stars = sum(star_terms)
+            # scored by the # completing the band's last big square
+            prev = enc.false
+            for n, e in enumerate(enc.events):
+                y = plain(f"big_{kind}_complete_after", e.tag, n + 1)
+                for sq in squares:
+                    m.add(y <= complete_after[sq][n])
+                m.add(y >= sum(complete_after[sq][n] for sq in squares) - (len(squares) - 1))
+                enc.add_stars(e, y - prev)
+                prev = y
+            m.add(z == prev)
         # redundant (LP): the complete big squares hold at most the cells filled
         m.add(sum(len(big_cells[sq]) * complete[sq] for sq in bigs) <= sum(filled.values()))
 

@@ -38,6 +38,7 @@ def parse_grapes(text: object) -> tuple[int, ...]:
 
 class Viticulture(Realm):
     key = "viticulture"
+    timed_stars = True  # an order's stars, by the # that fills it
     text_choices = ("grapes",)
 
     def __init__(self, card=None) -> None:
@@ -156,7 +157,8 @@ class Viticulture(Realm):
         # each order once
         for o in O:
             m.add(sum(fill[e.i, o] for e in enc.events) <= 1)
-        enc.stars = sum(self.orders[o] * fill[e.i, o] for e in enc.events for o in O)
+        for e in enc.events:  # an order's stars are scored by the # that fills it
+            enc.add_stars(e, sum(self.orders[o] * fill[e.i, o] for o in O))
         # redundant, for the LP: the grapes crossed for an order sum to at least order - 6 and at
         # most order - 1; every crossed grape was circled
         crossed_sum = sum(g * cross[e.i, g] for e in enc.events for g in G)
