@@ -98,6 +98,11 @@ class ModelOptions:
     #: the turns already played (a line of the first k turns, legal by the engine): fixed in
     #: every model built, so the question ("most stars", "N stars?") is about the rest of the round
     played: Line | None = None
+    #: build the literals that say which activation completes a group of cells
+    #: (`RealmEncoder.add_completion_stars`, Wingspan's matched bird, Tapestry's bands), so that
+    #: `RoundModel.stars_after` holds for every timed realm; asked by chapter 2's rightmost-realm
+    #: rows only (off, every realm's model is the one the round benchmarks measured)
+    timed_stars: bool = False
 
     @property
     def played_turns(self) -> int:
@@ -222,10 +227,21 @@ class RealmEncoder:
         self.event_stars[e.index] = self.event_stars.get(e.index, 0) + expr
         self.stars = self.stars + expr
 
-    def add_completion_stars(self, stars: int, added: Sequence[LinearExpr], size: int, what: str, *idx: object) -> Lit:
-        """A group of `size` cells (each filled at most once) scoring `stars` when complete:
-        added[n] is how many of its cells the n-th event fills. The stars are scored by the event
-        filling the last cell (`add_stars`); returns the literal "complete at the round's end"."""
+    @property
+    def timed(self) -> bool:
+        """Whether to say which activation completes a group (`ModelOptions.timed_stars`)."""
+        return self.rm.options.timed_stars
+
+    def add_completion_stars(self, stars: int, complete: Lit, added: Sequence[LinearExpr], size: int,
+                             what: str, *idx: object) -> None:
+        """A group of `size` cells (each filled at most once) scoring `stars` when complete (the
+        literal `complete`, at the round's end): added[n] is how many of its cells the n-th event
+        fills. With `timed`, the stars are scored by the event filling the last cell (`add_stars`;
+        a literal "complete after event n" per event, the last one equal to `complete`); without,
+        they are added to `stars` as `stars · complete`."""
+        if not self.timed:
+            self.stars = self.stars + stars * complete
+            return
         count, prev = 0, self.false
         for e, a in zip(self.events, added):
             count = count + a
@@ -235,7 +251,7 @@ class RealmEncoder:
             if stars:
                 self.add_stars(e, stars * (done - prev))
             prev = done
-        return prev
+        self.model.add(prev == complete)
 
     def stars_within_count_bound(self, most: Sequence[int], count: LinearExpr | None = None) -> None:
         """Redundant rows (LP help): with k of something (this realm's activations, or `count`:
@@ -460,6 +476,8 @@ class RoundModel:
         enc = self.encoders[r]
         if not enc.realm.timed_stars:
             raise ValueError(f"{enc.realm.key}: the encoding does not say which activation scores its stars")
+        if not self.options.timed_stars:
+            raise ValueError("stars after a turn need the model built with ModelOptions(timed_stars=True)")
         key = (r, t)
         if key not in self._stars_after:
             cap = self.game.rules.star_cap

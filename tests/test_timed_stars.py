@@ -9,6 +9,7 @@ stars_after`); chapter 2's rightmost-realm rows (`rightmost_realm_scores_not`) r
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -17,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from solver.campaign import chapter2 as ch2
 from solver.campaign.chapter2 import Chapter2, apply_chapter2_activation, apply_move, end_chapter2_turn, exclusion_reason, start_chapter2
-from solver.campaign.chapter2_solve import build_chapter2, rightmost_realm_scores_not
+from solver.campaign.chapter2_solve import build_chapter2, rightmost_realm_scores_not, turn_rows
 from solver.engine import apply_action, end_choice_sets, end_turn, legal_actions, realm_stars, start, turn_play
 from solver.errors import IllegalAction
 from solver.line import Activation, Line
@@ -67,7 +68,7 @@ def test_stars_after_each_turn_are_the_engines(key, rolls, seed) -> None:
     game = make_game([key] + others, rolls)
     line, after = scoring_line(game, random.Random(seed))
     most = max([len(t.actions) for t in line.turns] + [1])
-    rm = RoundModel(game, ModelOptions(tricks=False, extras=most))
+    rm = RoundModel(game, ModelOptions(tricks=False, extras=most, timed_stars=True))
     rm.fix_line(line)
     z = {t: rm.stars_after(0, t) for t in range(-1, game.turns)}
     solver = cp_model.CpSolver()
@@ -126,3 +127,46 @@ def test_chapter2_legal_lines_keep_the_rightmost_rows(rolls, seed, difficulty) -
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (row, difficulty, line.to_text())
+
+
+def abstract_turns(n_steps: int):
+    """Every turn of up to n_steps steps over 3 realms, each step 'score in r', 'quiet # in r' or
+    'free move of r', played from every rightmost realm by the chapter's own row logic (a scoring
+    # in the rightmost realm is illegal; a realm that scores, or is moved, goes to the far right;
+    a move of the rightmost realm is illegal): (before, after, scored, moves, activations)."""
+    steps = [(kind, r) for kind in ("score", "quiet", "move") for r in range(3)]
+    for start in range(3):
+        for n in range(n_steps + 1):
+            for seq in itertools.product(steps, repeat=n):
+                right, scored, moves, active, ok = start, [0, 0, 0], 0, [0, 0, 0], True
+                for kind, r in seq:
+                    if kind == "move":
+                        if r == right:
+                            ok = False
+                            break
+                        right, moves = r, moves + 1
+                        continue
+                    active[r] += 1
+                    if kind == "score":
+                        if r == right:
+                            ok = False
+                            break
+                        right, scored[r] = r, 1
+                if ok:
+                    yield ([int(r == start) for r in range(3)], [int(r == right) for r in range(3)], scored, moves, active)
+
+
+def test_turn_rows_hold_for_every_abstract_turn() -> None:
+    """Every legal abstract turn (up to 5 steps, any start) satisfies every row of `turn_rows`
+    with its true values; and the rows are not empty words: some illegal-looking values break
+    them (euphoria-style: the rightmost realm scoring alone)."""
+    seen = 0
+    for before, after, scored, moves, active in abstract_turns(5):
+        for low, high in turn_rows(scored, before, after, moves, active):
+            assert low <= high, (before, after, scored, moves, active)
+        seen += 1
+    assert seen > 1000
+    # the rightmost realm (2) scoring alone, no move: broken
+    assert any(low > high for low, high in turn_rows([0, 0, 1], [0, 0, 1], [0, 0, 1], 0, [0, 0, 1]))
+    # 2 (rightmost) and 0 scored, 0 once: 0 cannot end the turn the rightmost
+    assert any(low > high for low, high in turn_rows([1, 0, 1], [0, 0, 1], [1, 0, 0], 0, [1, 0, 1]))

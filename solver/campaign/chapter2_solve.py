@@ -130,7 +130,9 @@ def rightmost_realm_scores_not(rm: RoundModel, setup: Chapter2) -> None:
     - something scored: the rightmost realm at the turn's end is one that scored (the last to score
       moved to the far right, and nothing moves the row after it);
     - one realm alone scored: it was not the rightmost realm before the turn (its first scoring #
-      came while the row was still the previous turn's).
+      came while the row was still the previous turn's);
+    - the rightmost realm r and one other realm q alone scored, q with a single activation in the
+      turn: q scored first (r could not), then r, so r ends the turn the rightmost again.
     A turn with a free move is left free. Every chapter-legal line satisfies these with its own
     stars, row and moves, so the rows only cut solutions no order of the turn sets can play
     (measured: docs/campaign-chapter2.md)."""
@@ -154,16 +156,40 @@ def rightmost_realm_scores_not(rm: RoundModel, setup: Chapter2) -> None:
         used.append(move)
         after = [m.new_bool_var(f"rightmost[t{t + 1},{keys[r]}]") for r in realms]
         m.add_exactly_one(after)
-        anything = sum(scored)
-        for r in realms:
-            m.add(after[r] >= before[r] - anything - move)
-            for q in realms:
-                if q != r:
-                    m.add(after[r] <= scored[r] + 1 - scored[q] + move)
-            m.add(scored[r] + before[r] <= 1 + sum(scored[q] for q in realms if q != r) + move)
+        active = [sum(e.active for e in rm.events[r] if e.t == t) for r in realms]
+        for low, high in turn_rows(scored, before, after, move, active):
+            m.add(low <= high)
         before = after
     if free:
         m.add(sum(used) <= free)
+
+
+def turn_rows(scored: Sequence[Any], before: Sequence[Any], after: Sequence[Any], move: Any,
+              active: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+    """`rightmost_realm_scores_not`'s rows of one turn as pairs (low, high), meaning low <= high,
+    over numbers or CP-SAT expressions alike: scored[r] (realm r's marked stars rose), before[r] /
+    after[r] (r the rightmost realm at the turn's start / end), move (free moves in the turn),
+    active[r] (r's activations in the turn). tests/test_timed_stars.py checks them on every
+    abstract turn of a few steps, played by the chapter's own row logic."""
+    realms = range(len(scored))
+    anything = sum(scored)
+    for r in realms:
+        # nothing scored, no move: the rightmost realm stays
+        yield before[r] - anything - move, after[r]
+        # q scored and r did not: r does not end the turn the rightmost
+        for q in realms:
+            if q != r:
+                yield after[r], scored[r] + 1 - scored[q] + move
+        # r alone scored: it was not the rightmost when its first scoring # came
+        yield scored[r] + before[r], 1 + sum(scored[q] for q in realms if q != r) + move
+    # r (the rightmost) and q alone scored, q with one activation: q scored first, r last
+    for r in realms:
+        for q in realms:
+            if q == r:
+                continue
+            others = sum(scored[o] for o in realms if o not in (r, q))
+            more = active[q] - scored[q]  # q's activations past one
+            yield scored[r] + scored[q] + before[r] - 2 - others - move - more, after[r]
 
 
 def reads_the_row(setup: Chapter2) -> bool:
@@ -197,6 +223,8 @@ def build_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: M
     bounds = [extras_bound(game, t) for t in range(game.turns)]
     if options.extras is None:
         options = replace(options, extras=min(cap_of_earned(game, setup) // 3, max(bounds)))
+    if rightmost_realm_scores_not in rules and reads_the_row(setup):
+        options = replace(options, timed_stars=True)  # the rows read the stars after each turn
     rm = RoundModel(game, options)
     for t, bound in enumerate(bounds):
         if bound < rm.extras[t]:
@@ -836,7 +864,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         return None
     rolls = tuple(rolls)
     win = stars_to_win(setup)
-    base_rules = [r for r in rules if r is not six_stars_everywhere]
+    base_rules = [r for r in rules if r is not six_stars_everywhere
+                  and (r is not rightmost_realm_scores_not or params.get("extras_cases_order_rows", True))]
     most = cap_of_earned(setup.game(rolls), setup) // 3
     if options.max_total_extras is not None:
         most = min(most, options.max_total_extras)

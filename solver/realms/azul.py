@@ -251,7 +251,7 @@ class Azul(Realm):
                 z = enc.reify([filled[x] for x in group], what, name)
                 if group:
                     added = [sum(cell[e.i, i, k] for i, k in group if (e.i, i, k) in cell) for e in enc.events]
-                    m.add(enc.add_completion_stars(1, added, len(group), what, name) == z)
+                    enc.add_completion_stars(1, z, added, len(group), what, name)
                 else:  # all printed: complete from the start, scored by no # (not timed)
                     enc.stars = enc.stars + z
         # redundant (LP): a move of line i needs slots_i tiles put there since the last move (a #

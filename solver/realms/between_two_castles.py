@@ -164,7 +164,7 @@ class BetweenTwoCastles(Realm):
                     # scored by the # filling the row's last square
                     z = enc.reify([filled[s] for s in squares], "row_complete", castle, row)
                     added = [sum(on[e.i, i, h] for i, h in squares) for e in enc.events]
-                    m.add(enc.add_completion_stars(1, added, len(squares), "row_complete", castle, row) == z)
+                    enc.add_completion_stars(1, z, added, len(squares), "row_complete", castle, row)
 
         fb_cache: dict = {}
 

@@ -206,7 +206,7 @@ class Charterstone(Realm):
                     hits_so_far[c, v] = hits_so_far.get((c, v), 0) + h
                     m.add(hits_so_far[c, v] <= shown[c, v])
                 new_done[c] = done[c] + sum(hs) if hs else done[c]
-                if hs:
+                if hs and enc.timed:
                     enc.add_stars(e, sum(hs))  # a crate's star, by the # whose (b) marks it
             for c in C:
                 if not isinstance(new_done[c], int):
@@ -235,7 +235,10 @@ class Charterstone(Realm):
                     m.add(z == prev + crate_w[e.i, c, w])
                     shown[c, w] = z
         final_done = done
-        m.add(enc.stars == sum(final_done[c] for c in C))  # (the stars added event by event)
+        if enc.timed:
+            m.add(enc.stars == sum(final_done[c] for c in C))  # (the stars added event by event)
+        else:
+            enc.stars = sum(final_done[c] for c in C)
         # redundant (LP): a crate is marked only after its bonus; each (b) marks a crate
         n_bonus = sum(act_bonus.values())
         n_crates = sum(act_crates.values())

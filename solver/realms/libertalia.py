@@ -148,7 +148,7 @@ class Libertalia(Realm):
                     m.add(number[p] + strict <= number[q]).only_enforce_if([filled[p], filled[q]])
         all_done = enc.reify([filled[p] for p in P], "all_complete")
         # the bonus is scored by the # completing the last pirate (every activation completes one)
-        m.add(enc.add_completion_stars(self.bonus, [e.active for e in enc.events], len(P), "all_complete") == all_done)
+        enc.add_completion_stars(self.bonus, all_done, [e.active for e in enc.events], len(P), "all_complete")
 
         ok_cache: dict = {}
 

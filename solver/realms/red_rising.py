@@ -163,11 +163,11 @@ class RedRising(Realm):
             group = [idx[a]] + [idx[b] for b in bs]
             z = enc.reify([filled[i] for i in group], "pyramid", f"card{a}")
             added = [sum(on[e.i, i] for i in group) for e in enc.events]
-            m.add(enc.add_completion_stars(1, added, len(group), "pyramid", f"card{a}") == z)
+            enc.add_completion_stars(1, z, added, len(group), "pyramid", f"card{a}")
             star_terms.append(z)
         all_done = enc.reify([filled[i] for i in N], "all_filled")
         added = [sum(on[e.i, i] for i in N) for e in enc.events]
-        m.add(enc.add_completion_stars(self.bonus_all, added, len(self.cards), "all_filled") == all_done)
+        enc.add_completion_stars(self.bonus_all, all_done, added, len(self.cards), "all_filled")
         # redundant (LP): a mini-pyramid needs its top card; all nine need every card
         for k, a in enumerate(self.under):
             m.add(star_terms[k] <= filled[idx[a]])

@@ -315,6 +315,9 @@ class Tapestry(Realm):
             for sq in squares:
                 m.add(z <= complete[sq])
             m.add(z >= sum(complete[sq] for sq in squares) - (len(squares) - 1))
+            if not enc.timed:
+                enc.stars = enc.stars + z
+                continue
             # scored by the # completing the band's last big square
             prev = enc.false
             for n, e in enumerate(enc.events):

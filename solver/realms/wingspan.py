@@ -137,10 +137,13 @@ class Wingspan(Realm):
             m.add(total != self.wingspan[b]).only_enforce_if(~hit)
             match = enc.reify([complete, hit], "wingspan_matched", f"bird{b + 1}")
             # the matched wingspan's star is scored by the # filling the bird's last square
-            matched_by = [enc.both(square[e.i, b, last], hit, "wingspan_matched_by", e.tag, f"bird{b + 1}") for e in enc.events]
-            for e, x in zip(enc.events, matched_by):
-                enc.add_stars(e, x)
-            m.add(match == sum(matched_by))
+            if enc.timed:
+                matched_by = [enc.both(square[e.i, b, last], hit, "wingspan_matched_by", e.tag, f"bird{b + 1}") for e in enc.events]
+                for e, x in zip(enc.events, matched_by):
+                    enc.add_stars(e, x)
+                m.add(match == sum(matched_by))
+            else:
+                enc.stars = enc.stars + match
             # redundant, for the LP: a matched bird is complete; a bird holds at most its squares
             m.add(match <= complete)
             m.add(sum(on[e.i, b] for e in enc.events) <= len(self.benefits[b]))
