@@ -135,10 +135,10 @@ def abstract_turns(n_steps: int):
     # in the rightmost realm is illegal; a realm that scores, or is moved, goes to the far right;
     a move of the rightmost realm is illegal): (before, after, scored, moves, activations)."""
     steps = [(kind, r) for kind in ("score", "quiet", "move") for r in range(3)]
-    for start in range(3):
+    for first in range(3):
         for n in range(n_steps + 1):
             for seq in itertools.product(steps, repeat=n):
-                right, scored, moves, active, ok = start, [0, 0, 0], 0, [0, 0, 0], True
+                right, scored, moves, active, ok = first, [0, 0, 0], 0, [0, 0, 0], True
                 for kind, r in seq:
                     if kind == "move":
                         if r == right:
@@ -153,7 +153,7 @@ def abstract_turns(n_steps: int):
                             break
                         right, scored[r] = r, 1
                 if ok:
-                    yield ([int(r == start) for r in range(3)], [int(r == right) for r in range(3)], scored, moves, active)
+                    yield ([int(r == first) for r in range(3)], [int(r == right) for r in range(3)], scored, moves, active)
 
 
 def test_turn_rows_hold_for_every_abstract_turn() -> None:
