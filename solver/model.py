@@ -485,16 +485,16 @@ class RoundModel:
             if isinstance(raw, int):
                 self._stars_after[key] = self.model.new_constant(min(raw, cap))
             else:
-                # capped = min(raw, cap) through a literal `full` (raw >= cap), not a min: a MIP
-                # (HiGHS's line search, solver/mip_hint.py) reads enforced rows exactly, where a
-                # min's relaxation would let it set the capped stars anywhere below the raw ones
+                # a min, as the round's own capped stars: HiGHS's line search (solver/mip_hint.py)
+                # relaxes it (the capped stars anywhere below the raw ones), so its MIP barely sees
+                # the rows built on them, and CP-SAT's completion of its solution does. Measured
+                # against an exact literal form (docs/campaign-chapter2.md): faster, and bench
+                # seed 3's win at turn 9 is found only this way
                 m = self.model
+                z = m.new_int_var(0, 100, f"stars_raw[{enc.realm.key},after t{t + 1}]")
+                m.add(z == raw)
                 capped = m.new_int_var(0, cap, f"stars[{enc.realm.key},after t{t + 1}]")
-                full = m.new_bool_var(f"stars_full[{enc.realm.key},after t{t + 1}]")
-                m.add(raw >= cap).only_enforce_if(full)
-                m.add(capped == cap).only_enforce_if(full)
-                m.add(raw <= cap - 1).only_enforce_if(~full)
-                m.add(capped == raw).only_enforce_if(~full)
+                m.add_min_equality(capped, [z, m.new_constant(cap)])
                 self._stars_after[key] = capped
         return self._stars_after[key]
 

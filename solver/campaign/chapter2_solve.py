@@ -864,8 +864,15 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         return None
     rolls = tuple(rolls)
     win = stars_to_win(setup)
-    base_rules = [r for r in rules if r is not six_stars_everywhere
-                  and (r is not rightmost_realm_scores_not or params.get("extras_cases_order_rows", True))]
+    # each case is asked with the rightmost-realm rows first (at most `extras_case_order_rows_limit`),
+    # then, if not refuted, without them (at most `limit`): measured, each refutes cases the other
+    # leaves at 18 (docs/campaign-chapter2.md)
+    base_rules = [r for r in rules if r is not six_stars_everywhere]
+    rows_limit = float(params.get("extras_case_order_rows_limit", 0) or 0)
+    tries: list[tuple[list[Rule], float]] = []
+    if rows_limit > 0 and rightmost_realm_scores_not in base_rules and reads_the_row(setup):
+        tries.append((base_rules, rows_limit))
+    tries.append(([r for r in base_rules if r is not rightmost_realm_scores_not], limit))
     most = cap_of_earned(setup.game(rolls), setup) // 3
     if options.max_total_extras is not None:
         most = min(most, options.max_total_extras)
@@ -879,21 +886,27 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         return ExtrasCases(refuted, tuple(done), setup.realms, most, limit, effective_params(shown))
 
     def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
-        """One case, on a solver of its own (the cases do not depend on each other)."""
-        solver = make_solver(params, limit, 1)
-        solver.parameters.optimize_with_lb_tree_search = lb_tree
-        if task is not None:
-            task.solver(solver)
-        rm = case_model(setup, rolls, options, base_rules, counts)
-        rm.model.maximize(_win_stars(rm))
-        if task is not None and task.cancelled.is_set():
-            return ExtrasCase(counts, False, None, 0.0)  # (dropped: a cancelled task's answer is never taken)
-        solver.best_bound_callback = lambda bound: solver.stop_search() if bound < win else None
-        status = solver.solve(rm.model, _StopAtWin(win))
-        if status == cp_model.INFEASIBLE:
-            return ExtrasCase(counts, True, None, solver.deterministic_time)
-        bound = solver.best_objective_bound
-        return ExtrasCase(counts, bound < win, bound, solver.deterministic_time)
+        """One case, on a solver of its own (the cases do not depend on each other): each of
+        `tries` (rules, limit) in turn until one refutes it."""
+        spent, bound = 0.0, None
+        for case_rules, case_limit in tries:
+            solver = make_solver(params, case_limit, 1)
+            solver.parameters.optimize_with_lb_tree_search = lb_tree
+            if task is not None:
+                task.solver(solver)
+            rm = case_model(setup, rolls, options, case_rules, counts)
+            rm.model.maximize(_win_stars(rm))
+            if task is not None and task.cancelled.is_set():
+                return ExtrasCase(counts, False, None, 0.0)  # (dropped: a cancelled task's answer is never taken)
+            solver.best_bound_callback = lambda b, s=solver: s.stop_search() if b < win else None
+            status = solver.solve(rm.model, _StopAtWin(win))
+            spent += solver.deterministic_time
+            if status == cp_model.INFEASIBLE:
+                return ExtrasCase(counts, True, None, spent)
+            bound = solver.best_objective_bound
+            if bound < win:
+                return ExtrasCase(counts, True, bound, spent)
+        return ExtrasCase(counts, False, bound, spent)
 
     # with a spare core the next case is solved beside the current one (`extras_cases_beside`): the
     # answers are taken in the order above and the ones past the stop are cancelled, so the answer
