@@ -701,6 +701,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
         return None, None, 0.0, 0
     win = stars_to_win(setup)
     budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all
+    per_case = float(params.get("line_mip_case_deterministic_time", 0) or 0)  # ... and each (0: no cap)
     notes: list[str] = []
     spent, cuts = 0.0, 0
     if task is not None:
@@ -717,7 +718,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
         if found.usable is None or (task is not None and task.cancelled.is_set()):
             continue
         hint_values(rm.model, found.usable)
-        status, more_cuts, used, line = solve_ordered(rm, setup, solver, budget - spent)
+        status, more_cuts, used, line = solve_ordered(rm, setup, solver, min(budget - spent, per_case) if per_case else budget - spent)
         spent += used
         cuts += more_cuts
         if line is not None:
