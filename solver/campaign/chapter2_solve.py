@@ -15,7 +15,9 @@ the checker calls won at turn W is still a solution:
   gives; and so at most that many pumpkins spent (redundant: bounds the 3-pumpkin activations).
 
 The order-dependent rules (the rightmost realm may not gain a star, a realm that scores moves to
-the far right, the free moves) are left to an exact search: a model solution's action sets are
+the far right, the free moves) are relaxed turn by turn as rows over each realm's stars after each
+turn (`rightmost_realm_scores_not`, where every realm has timed stars) and decided by an exact
+search: a model solution's action sets are
 ordered turn by turn **jointly** (every interleaving that keeps each realm's own order, with the
 free moves anywhere they are allowed; the chapter state depends on the order of earlier turns, so
 every distinct state reached is kept) and replayed by the chapter's own step functions. When no
