@@ -138,9 +138,9 @@ def rightmost_realm_scores_not(rm: RoundModel, setup: Chapter2) -> None:
     A turn with a free move is left free. Every chapter-legal line satisfies these with its own
     stars, row and moves, so the rows only cut solutions no order of the turn sets can play
     (measured: docs/campaign-chapter2.md)."""
-    realms = range(len(rm.game.realms))
-    if not all(rm.game.realms[r].timed_stars for r in realms):
+    if not reads_the_row(setup):
         return
+    realms = range(len(rm.game.realms))
     m = rm.model
     keys = [rm.game.realms[r].key for r in realms]
     free = setup.free_moves
