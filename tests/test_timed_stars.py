@@ -80,7 +80,7 @@ def test_stars_after_each_turn_are_the_engines(key, rolls, seed) -> None:
         assert solver.value(z[t]) == min(after[t][0], cap), (t, line.to_text())
 
 
-def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line | None:
+def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line:
     """A random line the chapter's own steps accept (free moves at random), stopped at a loss."""
     cs = start_chapter2(game)
     turns = []
@@ -102,9 +102,9 @@ def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line | None:
             else:
                 break
             if cs.won or ch2.over_limit(cs.earned):
-                return Line(tuple(turns) + (turn_play(game.rolls[t], actions, {}),))
-        if not all(cs.round.die_spent):
-            return Line(tuple(turns) + (turn_play(game.rolls[t], actions, {}),)) if actions else (Line(tuple(turns)) if turns else None)
+                break
+        if cs.won or ch2.over_limit(cs.earned) or not all(cs.round.die_spent):  # the line ends in this turn
+            return Line(tuple(turns) + ((turn_play(game.rolls[t], actions, {}),) if actions else ()))
         end = rng.choice(end_choice_sets(game, cs.round))
         turns.append(turn_play(game.rolls[t], actions, end))
         cs = end_chapter2_turn(game, cs, end)
@@ -120,7 +120,7 @@ def test_chapter2_legal_lines_keep_the_rightmost_rows(rolls, seed, difficulty) -
     setup = Chapter2(row, difficulty)
     game = setup.game(tuple(rolls))
     line = chapter2_line(setup, game, rng)
-    if line is None or not line.turns:
+    if not line.turns:
         return
     rm = build_chapter2(setup, tuple(rolls)[:len(line.turns)], ModelOptions(tricks=False), rules=[rightmost_realm_scores_not])
     rm.fix_line(line)
