@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ortools.sat.python import cp_model
 
-from solver.mip_hint import highs_mip, hint_values
+from solver.mip_hint import highs_mip, hint_values, status_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,6 +104,20 @@ def test_a_hole_is_exact_for_highs() -> None:
     b2 = m2.new_bool_var("b")
     m2.add(x2 + y2 != 4).only_enforce_if(b2)
     exact_agrees(m2, 3 * b2 + x2 + y2)  # b and x + y = 4 cannot both hold: 3 + 5 (x + y = 5)
+
+
+def test_a_solution_limit_without_a_solution_is_the_node_limit() -> None:
+    """HiGHS says "Solution limit reached" at its node limit too: without a solution the answer
+    says "Node limit reached", so that no note reads as if HiGHS had found one. A real first
+    solution keeps HiGHS's wording."""
+    assert status_name("Solution limit reached", False) == "Node limit reached"
+    assert status_name("Solution limit reached", True) == "Solution limit reached"
+    assert status_name("Infeasible", False) == "Infeasible"
+    m = cp_model.CpModel()
+    xs = [m.new_int_var(0, 5, f"x{i}") for i in range(3)]
+    m.add(sum(xs) <= 7)
+    found = highs_mip(m, sum(xs), 1000, 10.0, first_solution=True)
+    assert found.values is not None and found.status in ("Solution limit reached", "Optimal")
 
 
 def test_a_guard_stop_gives_no_hint() -> None:
