@@ -40,6 +40,8 @@ from solver.campaign.chapter2_solve import CHAPTER2_RULES, build_chapter2, choos
 from solver.engine import Game, apply_activation, end_choice_sets, end_turn, legal_actions, realm_stars, start
 from solver.errors import IllegalAction, InputError
 from solver.line import Activation, Line, TurnPlay, parse_line_text
+from solver.model import ModelOptions, RoundModel
+from solver.realms import get_realm
 from solver.rolls import load_rolls
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -935,6 +937,104 @@ def test_extras_cases_prove_a_turn_cp_sat_left_unknown(monkeypatch) -> None:
     off = {**params, "extras_case_deterministic_time": 0}
     q = cs.ask_turn(setup, rolls, 2, cs.make_solver(off, 20.0, 1), hint_params=off)
     assert q.status == "unknown" and q.extras_cases is None
+
+
+def _extras_line(game, rng: random.Random) -> Line:
+    """A random legal line that mostly gains pumpkins and takes the 3-pumpkin power when it can
+    (so that lines with such activations, in different turns, are common)."""
+    state = start(game)
+    turns = []
+    for t in range(game.turns):
+        acts = []
+        while len(acts) < 4 and rng.random() > 0.15:
+            options = [a for a in legal_actions(game, state) if isinstance(a, Activation)]
+            if not options:
+                break
+            extra = [a for a in options if a.extra]
+            pumpkins = [a for a in options if apply_activation(game, state, a).resources.P > state.resources.P]
+            act = rng.choice(extra if extra and rng.random() < 0.8 else pumpkins if pumpkins and rng.random() < 0.8 else options)
+            state = apply_activation(game, state, act)
+            acts.append(act)
+        end = rng.choice(end_choice_sets(game, state))
+        turns.append(TurnPlay(game.rolls[t], tuple(acts), end))
+        state = end_turn(game, state, end)
+    return Line(tuple(turns))
+
+
+def test_first_extra_turn_sub_cases_hold_each_line_once() -> None:
+    """`first_extra_turn_is`: a legal line with a 3-pumpkin activation is accepted by exactly one
+    sub-case, the turn of its first such activation; a line without one by none. The sample holds
+    lines whose first one is in different turns, else the test could not fail."""
+    seen = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(6))
+        game = Game(tuple(get_realm(k) for k in rng.sample(SMALL_POOL, 3)), rolls)
+        line = _extras_line(game, rng)
+        firsts = [t for t, turn in enumerate(line.turns) if any(a.extra for a in turn.actions)]
+        accepted = []
+        for t in range(len(rolls)):
+            rm = RoundModel(game, ModelOptions(tricks=False, extras=4))
+            rm.fix_line(line)
+            cs.first_extra_turn_is(rm, t)
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = 1
+            if solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                accepted.append(t)
+        assert accepted == firsts[:1], (seed, line.to_text())
+        seen.add(firsts[0] if firsts else None)
+    assert None in seen and len(seen - {None}) >= 2
+
+
+def test_extras_cases_split_on_the_first_turn_agree_with_cp_sat(monkeypatch) -> None:
+    """A case not refuted whole (here every case with a 3-pumpkin activation is made to look
+    undecided when asked whole) is asked again split on the turn of its first such activation:
+    the short random instances are refuted exactly when CP-SAT finds the whole question
+    INFEASIBLE, the split ran, and a refuted split has one sub-case per turn."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 7)
+    real = cs.case_bound
+
+    def undecided_whole(setup, rolls, options, rules, counts, limit, params, lb_tree, first_turn=None, task=None):
+        if first_turn is None and sum(counts):
+            return False, float(cs.stars_to_win(setup)), 0.0
+        return real(setup, rolls, options, rules, counts, limit, params, lb_tree, first_turn, task)
+
+    monkeypatch.setattr(cs, "case_bound", undecided_whole)
+    params = {**cs.load_params("target"), "extras_case_turn_deterministic_time": 20.0, "extras_cases_beside": False}
+    solver = cs.make_solver(params, 20.0, 1)
+    seen, split = set(), 0
+    for setup, rolls in _short_instances(monkeypatch):
+        for w in (2, 3):
+            status = solver.solve(cs.build_chapter2(setup, rolls[:w]).model)
+            assert status in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE)
+            cases = cs.refute_extras_cases(setup, rolls[:w], cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+            assert cases.refuted == (status == cp_model.INFEASIBLE), (setup.realms, rolls, w)
+            for case in cases.cases[1:]:
+                assert case.by_first_turn
+                split += 1
+                if case.refuted:
+                    assert [t for t, _, _ in case.by_first_turn] == list(range(1, w + 1))
+            data = cases.as_json()["cases"]
+            assert [len(c["by_first_extra_turn"]) for c in data] == [len(c.by_first_turn) for c in cases.cases]
+            seen.add(cases.refuted)
+    assert split and seen == {True, False}
+    case = cs.ExtrasCase((0, 0, 1), False, 18.0, 76.6, ((1, None, 0.2), (2, 17.0, 3.5), (3, 18.0, 15.0)))
+    note = cs.ExtrasCases(False, (case,), ("feast-for-odin", "parks", "pendulum"), 3, 30.0, {}).note()
+    assert note == ("extras cases: 0 refuted, then pendulum 1 not (bound 18 at 76.6 det-s; split on its first "
+                    "3-pumpkin turn: turns 1-2 refuted, turn 3 not (bound 18))")
+
+
+def test_a_case_stopped_in_presolve_is_not_refuted(monkeypatch) -> None:
+    """A case whose limit ends during presolve has no bound: CP-SAT's response then says 0, which
+    must not count as "bounded below the win" (it did before this test: a case with a solution
+    was "refuted"). The same case with time is not refuted either: it has a winning solution."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = cs.load_params("target")
+    for limit in (1e-9, 20.0):
+        refuted, bound, _ = cs.case_bound(setup, rolls, cs.ModelOptions(), [], (0, 0, 0), limit, params, True)
+        assert not refuted and bound >= cs.stars_to_win(setup), limit
 
 
 def test_extras_cases_stop_at_their_budget(monkeypatch) -> None:

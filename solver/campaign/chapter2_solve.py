@@ -48,7 +48,7 @@ from ..resources import KINDS
 from ..lp_bound import LpBound
 from ..mip_hint import hint_from_highs, highs_mip, hint_values
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
-                     relaxation_of)
+                     relaxation_of, search_started)
 from ..speculate import Speculation, spare_core
 from ..split import ExtrasSplit
 from . import chapter2 as ch2
@@ -764,6 +764,16 @@ def case_model(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: Model
     return rm
 
 
+def first_extra_turn_is(rm: RoundModel, turn: int) -> None:
+    """Restrict `rm` to the lines whose first 3-pumpkin activation is in `turn` (0-based): none
+    before it, at least one in it. For a case with at least one such activation, the sub-cases of
+    turns 0 .. W-1 hold each of its lines exactly once (its earliest one)."""
+    per_turn = [sum(e.extra for evs in rm.events for e in evs if e.t == t) for t in range(turn + 1)]
+    for t in range(turn):
+        rm.model.add(per_turn[t] == 0)
+    rm.model.add(per_turn[turn] >= 1)
+
+
 def extras_counts(realms: int, most: int) -> list[tuple[int, ...]]:
     """Every way to place exactly k 3-pumpkin activations among the realms, k = 0 .. most, as
     counts per realm (fewest first; within k, the first realm's most first)."""
@@ -780,6 +790,10 @@ class ExtrasCase:
     refuted: bool
     bound: float | None
     deterministic_time: float
+    #: the case not refuted whole, asked again split on the turn of its first 3-pumpkin activation
+    #: (`first_extra_turn_is`): each sub-case's (turn, 1-based; its bound, None: INFEASIBLE;
+    #: deterministic seconds), up to the first not refuted. Empty: not split.
+    by_first_turn: tuple[tuple[int, float | None, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -803,7 +817,9 @@ class ExtrasCases:
         return {"status": "INFEASIBLE" if self.refuted else "unknown", "realms": list(self.realms), "most_extras": self.most,
                 "case_limit": self.limit, "params": self.params,
                 "cases": [{"extras_per_realm": list(c.counts), "refuted": c.refuted, "star_bound": c.bound,
-                           "deterministic_time": round(c.deterministic_time, 3)} for c in self.cases]}
+                           "deterministic_time": round(c.deterministic_time, 3),
+                           "by_first_extra_turn": [{"turn": t, "star_bound": b, "deterministic_time": round(d, 3)}
+                                                   for t, b, d in c.by_first_turn]} for c in self.cases]}
 
     def note(self) -> str:
         """'extras cases: all 20 refuted' / 'extras cases: 6 refuted, then wingspan 1 pendulum 1 not
@@ -814,8 +830,13 @@ class ExtrasCases:
         if last.refuted:
             return f"extras cases: {len(self.cases)} refuted, then their budget was spent"
         where = " ".join(f"{realm} {n}" for realm, n in zip(self.realms, last.counts) if n) or "none"
+        split = ""
+        if last.by_first_turn:
+            turn, bound, _ = last.by_first_turn[-1]
+            refuted = f"turns 1-{turn - 1} refuted, " if turn > 1 else ""
+            split = f"; split on its first 3-pumpkin turn: {refuted}turn {turn} not (bound {bound:g})"
         return (f"extras cases: {len(self.cases) - 1} refuted, then {where} not "
-                f"(bound {last.bound:g} at {last.deterministic_time:.1f} det-s)")
+                f"(bound {last.bound:g} at {last.deterministic_time:.1f} det-s{split})")
 
 
 class _StopAtWin(cp_model.CpSolverSolutionCallback):
@@ -845,6 +866,45 @@ def _win_stars(rm: RoundModel) -> Any:
     return sum(terms)
 
 
+def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions, rules: Sequence[Rule],
+               counts: tuple[int, ...], limit: float, params: dict[str, Any], lb_tree: bool, first_turn: int | None = None,
+               task: Speculation | None = None) -> tuple[bool, float | None, float]:
+    """One model of `refute_extras_cases`: the case `counts` (with its first 3-pumpkin activation
+    in `first_turn`, 0-based, unless None), the win rule left out, its stars maximised within
+    `limit` det-s on one worker, stopped as soon as its bound falls below the win or a solution
+    reaches it. Returns (refuted, the proven bound or None for INFEASIBLE, det-s)."""
+    win = stars_to_win(setup)
+    solver = make_solver(params, limit, 1)
+    solver.parameters.optimize_with_lb_tree_search = lb_tree
+    if task is not None:
+        task.solver(solver)
+    rm = case_model(setup, rolls, options, rules, counts)
+    if first_turn is not None:
+        first_extra_turn_is(rm, first_turn)
+    rm.model.maximize(_win_stars(rm))
+    if task is not None and task.cancelled.is_set():
+        return False, None, 0.0  # (dropped: a cancelled task's answer is never taken)
+    below: list[float] = []  # the bounds below the win the search reported (it stops at the first)
+
+    def on_bound(b: float) -> None:
+        if b < win:
+            below.append(b)
+            solver.stop_search()
+
+    solver.best_bound_callback = on_bound
+    status = solver.solve(rm.model, _StopAtWin(win))
+    if status == cp_model.INFEASIBLE:
+        return True, None, solver.deterministic_time
+    if below:
+        return True, min(below), solver.deterministic_time
+    if status == cp_model.UNKNOWN and not search_started(solver):
+        # the limit hit during presolve: the response's bound (0) is no bound; `win` is the
+        # trivial one (`_win_stars` is at most the win)
+        return False, float(win), solver.deterministic_time
+    bound = solver.best_objective_bound
+    return bound < win, bound, solver.deterministic_time
+
+
 def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
                         rules: Sequence[Rule], params: dict[str, Any]) -> ExtrasCases | None:
     """"No win at turn len(rolls)", proven case by case on where the 3-pumpkin activations are:
@@ -853,7 +913,9 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     `options`), the question's model without the win rule, with those counts, maximises the stars
     (each realm's up to the win's 6: `_win_stars`) and CP-SAT's proven bound must fall below the win. Every line is in
     exactly one case, so when all are refuted no line wins. None when off
-    (`extras_case_deterministic_time` = 0) or the win rule is not among `rules`.
+    (`extras_case_deterministic_time` = 0) or the win rule is not among `rules`. A case still at
+    the win is asked again split on the turn of its first 3-pumpkin activation
+    (`extras_case_turn_deterministic_time` per sub-case; `first_extra_turn_is`).
 
     Why: where the LP reaches 18 (bench/chapter2.py seeds 0, 1, 3 at the turn before their win) the
     whole question stays unknown at 60 det-s, while CP-SAT's LP-tree search
@@ -866,7 +928,6 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     if limit <= 0 or six_stars_everywhere not in rules:
         return None
     rolls = tuple(rolls)
-    win = stars_to_win(setup)
     # each case is asked with the rightmost-realm rows first (at most `extras_case_order_rows_limit`),
     # then, if not refuted, without them (at most `limit`): measured, each refutes cases the other
     # leaves at 18 (docs/campaign-chapter2.md)
@@ -880,6 +941,11 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     if options.max_total_extras is not None:
         most = min(most, options.max_total_extras)
     lb_tree = bool(params.get("extras_case_lb_tree_search", True))
+    # a case still at the win after `tries`: asked again split on the turn of its first 3-pumpkin
+    # activation, each sub-case at most this long (0: not split). Measured: bench seed 0's W 9,
+    # case "1 in Pendulum", stays 18 at 36 det-s whole and every sub-case is bounded at 17 in
+    # 0.2-10.7 det-s (docs/campaign-chapter2.md)
+    turn_limit = float(params.get("extras_case_turn_deterministic_time", 0) or 0)
     budget = float(params.get("extras_cases_deterministic_time", 0) or 0)
     done: list[ExtrasCase] = []
     shown = make_solver(params, limit, 1)
@@ -890,26 +956,31 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
         """One case, on a solver of its own (the cases do not depend on each other): each of
-        `tries` (rules, limit) in turn until one refutes it."""
+        `tries` (rules, limit) in turn until one refutes it; then, with `turn_limit`, split on the
+        turn of its first 3-pumpkin activation."""
         spent, bound = 0.0, None
         for case_rules, case_limit in tries:
-            solver = make_solver(params, case_limit, 1)
-            solver.parameters.optimize_with_lb_tree_search = lb_tree
-            if task is not None:
-                task.solver(solver)
-            rm = case_model(setup, rolls, options, case_rules, counts)
-            rm.model.maximize(_win_stars(rm))
             if task is not None and task.cancelled.is_set():
                 return ExtrasCase(counts, False, None, 0.0)  # (dropped: a cancelled task's answer is never taken)
-            solver.best_bound_callback = lambda b, s=solver: s.stop_search() if b < win else None
-            status = solver.solve(rm.model, _StopAtWin(win))
-            spent += solver.deterministic_time
-            if status == cp_model.INFEASIBLE:
-                return ExtrasCase(counts, True, None, spent)
-            bound = solver.best_objective_bound
-            if bound < win:
+            refuted, bound, used = case_bound(setup, rolls, options, case_rules, counts, case_limit, params, lb_tree,
+                                              None, task)
+            spent += used
+            if refuted:
                 return ExtrasCase(counts, True, bound, spent)
-        return ExtrasCase(counts, False, bound, spent)
+        if turn_limit <= 0 or sum(counts) == 0:
+            return ExtrasCase(counts, False, bound, spent)
+        by_turn: list[tuple[int, float | None, float]] = []
+        for first_turn in range(len(rolls)):  # without the rows (the last of `tries`)
+            if task is not None and task.cancelled.is_set():
+                return ExtrasCase(counts, False, None, 0.0)
+            refuted, sub_bound, used = case_bound(setup, rolls, options, tries[-1][0], counts, turn_limit, params,
+                                                  lb_tree, first_turn, task)
+            spent += used
+            by_turn.append((first_turn + 1, sub_bound, used))
+            if not refuted:
+                return ExtrasCase(counts, False, bound, spent, tuple(by_turn))
+        return ExtrasCase(counts, True, max((b for _, b, _ in by_turn if b is not None), default=None), spent,
+                          tuple(by_turn))
 
     # with a spare core the next case is solved beside the current one (`extras_cases_beside`): the
     # answers are taken in the order above and the ones past the stop are cancelled, so the answer
