@@ -952,7 +952,11 @@ def _extras_line(game, rng: random.Random) -> Line:
                 break
             extra = [a for a in options if a.extra]
             pumpkins = [a for a in options if apply_activation(game, state, a).resources.P > state.resources.P]
-            act = rng.choice(extra if extra and rng.random() < 0.8 else pumpkins if pumpkins and rng.random() < 0.8 else options)
+            if extra and rng.random() < 0.8:
+                options = extra
+            elif pumpkins and rng.random() < 0.8:
+                options = pumpkins
+            act = rng.choice(options)
             state = apply_activation(game, state, act)
             acts.append(act)
         end = rng.choice(end_choice_sets(game, state))
