@@ -373,7 +373,7 @@ class RoundModel:
         # extras_bound is a bound on the turn's 3-pumpkin activations over every realm together
         # (its proof assumes the base rules: not with repeat_free)
         for t in range(T if not options.repeat_free else 0):
-            m.add(sum(e.extra for evs in self.events for e in evs if e.t == t) <= self.extras[t])
+            m.add(self.turn_extras(t) <= self.extras[t])
         if options.max_total_extras is not None:
             m.add(self.total_extras() <= options.max_total_extras)
         # compensation: per turn and die, one resource of the player's choice
@@ -543,6 +543,10 @@ class RoundModel:
     def total_extras(self) -> LinearExpr:
         """The round's 3-pumpkin activations (`extra3P` over every realm and turn)."""
         return sum(e.extra for evs in self.events for e in evs)
+
+    def turn_extras(self, t: int) -> LinearExpr:
+        """Turn t's 3-pumpkin activations (`extra3P` over every realm)."""
+        return sum(e.extra for evs in self.events for e in evs if e.t == t)
 
     def gains(self, t: int, kind: str) -> LinearExpr:
         """Every resource of this kind earned in turn t: each realm's gains and the compensations

@@ -230,7 +230,7 @@ def build_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: M
     rm = RoundModel(game, options)
     for t, bound in enumerate(bounds):
         if bound < rm.extras[t]:
-            rm.model.add(sum(e.extra for evs in rm.events for e in evs if e.t == t) <= bound)
+            rm.model.add(rm.turn_extras(t) <= bound)
     for rule in rules:
         rule(rm, setup)
     return rm
@@ -768,10 +768,9 @@ def first_extra_turn_is(rm: RoundModel, turn: int) -> None:
     """Restrict `rm` to the lines whose first 3-pumpkin activation is in `turn` (0-based): none
     before it, at least one in it. For a case with at least one such activation, the sub-cases of
     turns 0 .. W-1 hold each of its lines exactly once (its earliest one)."""
-    per_turn = [sum(e.extra for evs in rm.events for e in evs if e.t == t) for t in range(turn + 1)]
     for t in range(turn):
-        rm.model.add(per_turn[t] == 0)
-    rm.model.add(per_turn[turn] >= 1)
+        rm.model.add(rm.turn_extras(t) == 0)
+    rm.model.add(rm.turn_extras(turn) >= 1)
 
 
 def extras_counts(realms: int, most: int) -> list[tuple[int, ...]]:

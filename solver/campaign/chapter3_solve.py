@@ -258,7 +258,7 @@ def extras_within_pumpkins(cm: Chapter3Model) -> None:
     every = [e.extra for evs in rm.events for e in evs]
     rm.model.add(sum(every) <= MAX_EXTRAS)
     for t in range(rm.game.turns):
-        rm.model.add(sum(e.extra for evs in rm.events for e in evs if e.t == t) <= extras_bound(rm.game, t))
+        rm.model.add(rm.turn_extras(t) <= extras_bound(rm.game, t))
 
 
 #: chapter 3's rules as constraints, each a sound relaxation of the checker's rule (tests drop
