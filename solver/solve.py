@@ -418,17 +418,77 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             return "cap"
         return None
 
+    # 2d's split on 3-pumpkin activations (solver/split.py) and its regions, asked there and by 2c
+    # (`region_after_windows`)
+    split: ExtrasSplit | None = None
+    split_task: Speculation | None = None  # the split's LPs on a spare core
+    portfolio = region_portfolio_params(params)
+    star_cases_on = star_cases_enabled(params)
+    region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
+    regions_tried: set[int] = set()  # k asked by region_solved
+
+    def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None,
+                      limit: float | None = None) -> None:
+        """Most stars among the lines with at most k - 1 3-pumpkin activations (the split's
+        region k: `ExtrasSplit.region`), proven or not (`portfolio`: the parameters of CP-SAT's
+        interleaved portfolio, `region_portfolio_params`; `limit`: deterministic seconds, default
+        the question's)."""
+        regions_tried.add(k)
+        rmr = RoundModel(game, dc_replace(options, max_total_extras=k - 1))
+        rmr.model.maximize(rmr.stars)
+        hint = _best_in_region(game, lines, k - 1) if hinted else None
+        if hint is not None:  # the best line that is a line of the region (the quick line is)
+            rmr.hint_line(hint)
+        status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit if limit is None else limit,
+                                        None if portfolio else workers, result, lines, progress=star_progress, scale=1)
+        if status_r == "optimal" and bound_r is not None:
+            region_max[k] = min(region_max.get(k, bound_r), bound_r)
+
+    cases_asked: set[tuple[int, int]] = set()  # (k, stars refuted) already asked by cases
+    case_lps: dict[int, Any] = {}  # k -> the cases' LP check of region k (built once, re-solved warm)
+
+    def best_stars() -> int:
+        return replay(game, best_so_far()).stars_total
+
+    def needed_k() -> int | None:
+        """The region the split needs proven for the best line: the smallest k whose LP of the
+        lines with at least k 3-pumpkin activations is at most the best line's stars."""
+        found = split.smallest_k(best_stars())
+        return None if found is None else found[0]
+
+    def split_proves() -> bool:
+        k = needed_k()
+        return k is not None and region_max.get(k, best_stars() + 1) <= best_stars()
+
+    def region_by_cases() -> None:
+        """The needed region has no line above the best: by cases on how those stars would be
+        shared among the realms (solver/star_cases.py); a case with a line is a better line,
+        and the cases are asked again above it."""
+        while (k := needed_k()) is not None and (k, best_stars()) not in cases_asked:
+            stars_now = best_stars()
+            cases_asked.add((k, stars_now))
+            if k not in case_lps:
+                case_lps[k] = _case_lp(game, split, k, params)
+            proof, found = refute_by_cases(game, lambda: split.region(k), stars_now,
+                                           _case_solver(params, time_limit, workers, result, lines), case_lps[k])
+            if proof["status"] == "INFEASIBLE":
+                region_max[k] = min(region_max.get(k, stars_now), stars_now)
+            if found is None:
+                return
+
     # the improver's round models, built once per rule variant and shared by 2c and 3c (a model
     # takes about 0.8 s wall to build on a 9-turn promo round; improve.WindowModel)
     window_models: dict[str, WindowModel] = {}
 
     def improve_from(best_line: Line, stop_at: int | None,
-                     on_better: Callable[[int], None] | None = None) -> None:
+                     on_better: Callable[[int], None] | None = None,
+                     after_off: Callable[[Line], tuple[Line | None, bool]] | None = None) -> None:
         """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
-        score `stop_at`; its line joins the lines found, its time the answer's."""
+        score `stop_at` (`after_off`: improve_both's); its line joins the lines found, its time
+        the answer's."""
         budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
         found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at,
-                                   shared=window_models)
+                                   shared=window_models, after_off=after_off)
         result.deterministic_time += used
         lines.append(found)
 
@@ -451,6 +511,46 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         result.deterministic_time += used
         lines.append(found)
 
+    def split_ready() -> None:
+        """The split's LPs (2d) asked: taken from the spare core, or the split made now."""
+        nonlocal split
+        if split_task is not None:
+            split_task.take("split-lps")  # (asked beside 2c: wait for them; a second take is a no-op)
+        elif split is None and lp is not None:
+            split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
+
+    def split_opening(region_limit: float | None = None) -> None:
+        """2d's opening: the needed region being the one without 3-pumpkin activations, its star
+        cases first (`star_cases_first`); then that region's hinted solve, unless proven."""
+        if star_cases_on and params.get("star_cases_first", False) and needed_k() == 1 and not split_proves():
+            # the region needed is this one: its star cases before its hinted solve (measured on
+            # the bench, twenty-first session: same answers, proven rounds' median 31.3 -> 27.9 s)
+            region_by_cases()
+        if not split_proves() and 1 not in region_max:  # (2c may have proven it: region_after_windows)
+            region_solved(1, limit=region_limit)
+
+    proven_in_2c = False  # the stars proven by split_opening in 2c (region_after_windows)
+
+    def region_after_windows(line: Line) -> tuple[Line | None, bool]:
+        """2c, long rounds with an LP bound: the windows without compensation ended within their
+        budget (converged) below the bound, so 2d's opening (`split_opening`: the star cases or
+        the hinted solve of the region without 3-pumpkin activations, that solve at most
+        `region_after_windows_deterministic_time`) is asked now, before the windows of the round
+        itself and the pairs; when it proves the stars, 2c ends there. Measured on the bundled
+        game's rounds 2 and 3 and on the issue-2 bench (docs/performance.md, thirty-fifth
+        session)."""
+        nonlocal proven_in_2c
+        limit = float(params.get("region_after_windows_deterministic_time", 0) or 0)
+        if not limit or not long_round or lp is None:
+            return None, False
+        split_ready()
+        if split is None or split.max_k < 1:
+            return None, False
+        lines.append(line)  # (the windows' line: the hint, and the best line the cases refute above)
+        split_opening(min(limit, time_limit) if time_limit is not None else limit)
+        proven_in_2c = split_proves()
+        return best_so_far(), proven_in_2c
+
     def improve_to_bound() -> None:
         """2c: improve the best line window by window, then two turns at a time, stopping when
         it meets the bound."""
@@ -461,8 +561,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             # no bound: the star cap (measured on bench seed 41, no star LP within its limit: four
             # more windows after the line's 18 stars, 6 s wall, none better)
             stop_at = STAR_WEIGHT * (shown_bound if shown_bound is not None else cap)
-            improve_from(best_line, stop_at, on_better)
-            if meets_bound(best_so_far()) is None:
+            improve_from(best_line, stop_at, on_better, after_off=region_after_windows)
+            if meets_bound(best_so_far()) is None and not proven_in_2c:
                 improve_by_pairs(stop_at, on_better)
 
     def improve_leftover(stars: int) -> None:
@@ -491,8 +591,6 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             lp_rm = lp_model(game, options)
         return lp_rm
 
-    split: ExtrasSplit | None = None
-    split_task: Speculation | None = None
     if long_round:
         if star_lp_task is not None:
             lp_rm, lp, star_rel = star_lp_task.take("star-lp")
@@ -510,6 +608,9 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
+        elif proven_in_2c:
+            stars_proven, proven_by, line = True, "split", best_so_far()
+            result.star_bound = replay(game, line).stars_total
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
@@ -538,59 +639,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     # 2d. still not proven, the LP reached but not met: proof by cases on the round's 3-pumpkin
     # activations (solver/split.py): lines with >= k of them are below the best line by the LP,
     # the rest are asked of a far smaller model
-    if split_task is not None:
-        split_task.take("split-lps")  # (asked beside 2c: wait for them)
-    elif lp is not None:
-        split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
+    split_ready()
     if not stars_proven and split is not None and split.max_k >= 1:
-        region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
-        regions_tried: set[int] = set()  # k asked by region_solved
-        cases_asked: set[tuple[int, int]] = set()  # (k, stars refuted) already asked by cases
-        case_lps: dict[int, Any] = {}  # k -> the cases' LP check of region k (built once, re-solved warm)
-
-        def best_stars() -> int:
-            return replay(game, best_so_far()).stars_total
-
-        def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> None:
-            """Most stars among the lines with at most k - 1 3-pumpkin activations, proven or not
-            (`portfolio`: the parameters of CP-SAT's interleaved portfolio, `region_portfolio_params`)"""
-            regions_tried.add(k)
-            rmr = split.region(k)
-            rmr.model.maximize(rmr.stars)
-            hint = _best_in_region(game, lines, k - 1) if hinted else None
-            if hint is not None:  # the best line that is a line of the region (the quick line is)
-                rmr.hint_line(hint)
-            status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit, None if portfolio else workers, result,
-                                            lines, progress=star_progress, scale=1)
-            if status_r == "optimal" and bound_r is not None:
-                region_max[k] = min(region_max.get(k, bound_r), bound_r)
-
-        def needed_k() -> int | None:
-            """The region the split needs proven for the best line: the smallest k whose LP of the
-            lines with at least k 3-pumpkin activations is at most the best line's stars."""
-            found = split.smallest_k(best_stars())
-            return None if found is None else found[0]
-
-        def split_proves() -> bool:
-            k = needed_k()
-            return k is not None and region_max.get(k, best_stars() + 1) <= best_stars()
-
-        def region_by_cases() -> None:
-            """The needed region has no line above the best: by cases on how those stars would be
-            shared among the realms (solver/star_cases.py); a case with a line is a better line,
-            and the cases are asked again above it."""
-            while (k := needed_k()) is not None and (k, best_stars()) not in cases_asked:
-                stars_now = best_stars()
-                cases_asked.add((k, stars_now))
-                if k not in case_lps:
-                    case_lps[k] = _case_lp(game, split, k, params)
-                proof, found = refute_by_cases(game, lambda: split.region(k), stars_now,
-                                               _case_solver(params, time_limit, workers, result, lines), case_lps[k])
-                if proof["status"] == "INFEASIBLE":
-                    region_max[k] = min(region_max.get(k, stars_now), stars_now)
-                if found is None:
-                    return
-
         # the lines with no 3-pumpkin activation first, the smallest region, whatever k the best
         # line would ask: its optimum is often a better line, which lowers k (measured on bench
         # seed 34: 14 stars / LP 16 unknown before; the region proves 15 and so the round).
@@ -601,14 +651,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         # stars) without it and not with it (15)), and then by the interleaved portfolio
         # (deterministic), whose large-neighbourhood searches find lines the one-worker search
         # does not (measured on the bench: seeds 0, 3, 7, 21, 28, 31, 42 gained 1-3 stars)
-        portfolio = region_portfolio_params(params)
-        star_cases_on = star_cases_enabled(params)
-        if star_cases_on and params.get("star_cases_first", False) and needed_k() == 1:
-            # the region needed is this one: its star cases before its hinted solve (measured on
-            # the bench, twenty-first session: same answers, proven rounds' median 31.3 -> 27.9 s)
-            region_by_cases()
-        if not split_proves():
-            region_solved(1)
+        split_opening()
         if not split_proves() and star_cases_on:
             region_by_cases()
         if not split_proves() and 1 not in region_max:
@@ -933,7 +976,8 @@ def _window_model(shared: dict[str, WindowModel], game: Game, options: ModelOpti
 
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
                  options: ModelOptions, progress: Callable[[int], None] | None = None,
-                 stop_at: int | None = None, shared: dict[str, WindowModel] | None = None) -> tuple[Line, float]:
+                 stop_at: int | None = None, shared: dict[str, WindowModel] | None = None,
+                 after_off: Callable[[Line], tuple[Line | None, bool]] | None = None) -> tuple[Line, float]:
     """The window improver (solver/improve.py), first on the round under the rule option
     `compensation=off`, then with what is left of `budget` on the round itself; the best line
     (engine-scored in `game`) and the deterministic time spent.
@@ -946,7 +990,12 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     windows gave 10 and 12 (docs/performance.md).
 
     `shared`: the window models kept between the caller's improver runs, by the compensation
-    rule they were built under (filled here when missing)."""
+    rule they were built under (filled here when missing).
+
+    `after_off(line)`: asked with the first pass's line when its windows ended within their budget
+    (they converged) and below `stop_at`; it returns a line of the round (or None) to go on from
+    and whether to stop there (solve_optimal's `region_after_windows`, 2c); the improver also
+    ends when that line scores `stop_at`."""
     solve_window = _window_solver(params, workers)
     shared = {} if shared is None else shared
     settings = improve_settings(params)
@@ -963,7 +1012,8 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
                 quick_lines[quick] = _quick_line(off, params, quick, options)
             start = quick_lines[quick] or greedy_line(off, options.played)
             spent += quick
-        found, used = improve_line(off, start, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
+        off_budget = max(0.0, budget - spent)
+        found, used = improve_line(off, start, off_budget, solve_window, STAR_WEIGHT, settings, options,
                                    progress, stop_at, shared=_window_model(shared, off, options))
         spent += used
         _replayed(game, found)  # legal in the round itself, not only without compensation
@@ -971,6 +1021,12 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             best = found
         if stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at:
             return best, spent
+        if after_off is not None and off_budget - used > 0.05:  # (improve_line's own budget test)
+            other, done = after_off(best)
+            if other is not None and line_score(game, other, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
+                best = other
+            if done or (stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at):
+                return best, spent
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used

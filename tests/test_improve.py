@@ -321,7 +321,9 @@ def test_a_long_round_below_the_lp_bound_still_asks_cp_sat(monkeypatch):
     real_params = S.load_params
     monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
     calls = _star_searches(monkeypatch, S)
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True})
+    # (without 2c's region after converged windows, which would prove the stars first)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True,
+                                                    "region_after_windows_deterministic_time": 0})
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert calls == [1] and res.status == "optimal" and res.stars == truth.stars
 
@@ -536,3 +538,94 @@ def test_2e_asks_highs_for_one_star_more_only_when_the_stars_stay_open(monkeypat
     monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
     res = S.solve_optimal(game, time_limit=5, prove=False, speculate=False)
     assert asked == [] and res.stars_proven and res.stars == truth.stars
+
+
+def test_improve_both_asks_after_off_only_when_its_windows_converge_below_the_bound(monkeypatch):
+    """`after_off` (2c's region after the windows) is asked with the first pass's line when its
+    windows ended within their budget, never when the budget ran out; the improver goes on from
+    the line it returns, and ends there when that line meets `stop_at`."""
+    import solver.solve as S
+
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    start, params = greedy_line(game), load_params("optimal")
+    asked: list = []
+
+    def after_off(line):
+        asked.append(line)
+        return None, False
+
+    S.improve_both(game, start, 0.5, params, 1, ModelOptions(), after_off=after_off)
+    assert asked == []  # the budget ran out: the windows did not converge
+    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), after_off=after_off)
+    assert len(asked) == 1 and replay(game, asked[0]).legal
+    assert line_score(game, line, STAR_WEIGHT) >= line_score(game, asked[0], STAR_WEIGHT)
+
+    truth = _truth_of(game)
+    assert line_score(game, start, STAR_WEIGHT) < STAR_WEIGHT * truth.stars
+    passes: list[str] = []
+
+    def stalled(game_, line_, *args, **kwargs):
+        passes.append(game_.rules.compensation)
+        return line_, 0.0  # nothing better, none of the budget used: converged
+
+    monkeypatch.setattr(S, "improve_line", stalled)
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), stop_at=STAR_WEIGHT * truth.stars,
+                             after_off=lambda _line: (truth.line, False))
+    assert passes == ["off"] and line is truth.line  # the returned line met the bound: no second pass
+    passes.clear()
+    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), stop_at=STAR_WEIGHT * (truth.stars + 1),
+                             after_off=lambda _line: (truth.line, False))
+    assert passes == ["off", "choice"] and line is truth.line  # below it: the round's windows from that line
+
+
+@lru_cache(maxsize=None)
+def _truth_of(game: Game):
+    return solve_optimal(game, time_limit=30, prove=False)
+
+
+def test_2c_asks_the_region_after_converged_windows_and_ends_at_its_proof(monkeypatch):
+    """Long rounds (here every round: `lp_first_turns` 1) whose windows without compensation
+    converge below the LP bound (faked at the true optimum) ask the split's region without
+    3-pumpkin activations there, before the round's own windows and the pairs; its line meets
+    the bound, so neither is asked. With `region_after_windows_deterministic_time` 0 they are."""
+    import solver.solve as S
+
+    game = _game()
+    truth = _truth()
+    assert truth.status == "optimal"
+    first = greedy_line(game)
+    assert replay(game, first).stars_total < truth.stars
+    real_params, real_line = S.load_params, S.improve_line
+    passes: list = []
+
+    def stalled_windows(game_, line, *args, **kwargs):
+        """The windows and pairs find nothing and use none of their budget (they converge)."""
+        passes.append((game_.rules.compensation, kwargs.get("windows") is not None))
+        return line, 0.0
+
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    monkeypatch.setattr(S, "greedy_line", lambda game_, played=None: first)
+    monkeypatch.setattr(S, "improve_line", stalled_windows)
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
+                                                    "region_after_windows_deterministic_time": 10.0})
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert passes == [("off", False)]  # the region's line met the bound: 2c ended there
+    assert res.stars_proven and res.stars == truth.stars
+
+    passes.clear()
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
+                                                    "region_after_windows_deterministic_time": 0})
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    assert passes == [("off", False), ("choice", False), ("choice", True)]  # windows, then pairs
+    assert res.stars_proven and res.stars == truth.stars  # (2d's region proves them)
+
+    # the LP one star above the optimum: the region's proven maximum proves the stars by the split
+    passes.clear()
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
+                                                    "region_after_windows_deterministic_time": 10.0})
+    res = S.solve_optimal(game, time_limit=30, prove=True)
+    assert passes == [("off", False)]
+    assert res.status == "optimal" and res.stars == truth.stars and res.proof["method"] == "extras-split"
