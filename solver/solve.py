@@ -335,7 +335,8 @@ def solve_optimal(
     2. Most stars, on the full model (proven bounds only): its optimum proves the star count.
        Not proven within the limit: the LP relaxation's checked bound (2b), then the window
        improver (2c; first on the round without compensation, a restriction whose windows are
-       far smaller), stopping when the line meets that bound (which then proves its stars);
+       far smaller), stopping when the line meets that bound (which then proves its stars;
+       once its windows converge, 2d's opening before its pairs: `opening_after_windows`);
        then the split on 3-pumpkin activations (2d, solver/split.py). Long rounds
        (`lp_first_turns`) ask 2b and 2c first (2a), then 2d; CP-SAT's star search only when
        the LP gave no bound (or `lp_first_star_search`).
@@ -419,28 +420,35 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         return None
 
     # 2d's split on 3-pumpkin activations (solver/split.py) and its regions, asked there and by 2c
-    # (`region_after_windows`)
+    # (`opening_after_windows`)
     split: ExtrasSplit | None = None
     split_task: Speculation | None = None  # the split's LPs on a spare core
     portfolio = region_portfolio_params(params)
     star_cases_on = star_cases_enabled(params)
     region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
     regions_tried: set[int] = set()  # k asked by region_solved
+    regions_asked: set[tuple[Any, ...]] = set()  # (k, hint) asked by region_solved
+    one_worker = int(workers if workers is not None else params.get("num_workers", 1)) == 1
 
-    def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None,
-                      limit: float | None = None) -> None:
+    def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> None:
         """Most stars among the lines with at most k - 1 3-pumpkin activations (the split's
         region k: `ExtrasSplit.region`), proven or not (`portfolio`: the parameters of CP-SAT's
-        interleaved portfolio, `region_portfolio_params`; `limit`: deterministic seconds, default
-        the question's)."""
+        interleaved portfolio, `region_portfolio_params`)."""
         regions_tried.add(k)
+        hint = _best_in_region(game, lines, k - 1) if hinted else None
+        # one CP-SAT worker and a deterministic limit: the same question gets the same answer, so
+        # a question asked before (2c's opening, then 2d's with the same hint) is not asked again
+        question = (k, hint) if portfolio is None and one_worker else None
+        if question is not None and question in regions_asked:
+            return
         rmr = RoundModel(game, dc_replace(options, max_total_extras=k - 1))
         rmr.model.maximize(rmr.stars)
-        hint = _best_in_region(game, lines, k - 1) if hinted else None
         if hint is not None:  # the best line that is a line of the region (the quick line is)
             rmr.hint_line(hint)
-        status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit if limit is None else limit,
+        status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit,
                                         None if portfolio else workers, result, lines, progress=star_progress, scale=1)
+        if question is not None:
+            regions_asked.add(question)
         if status_r == "optimal" and bound_r is not None:
             region_max[k] = min(region_max.get(k, bound_r), bound_r)
 
@@ -482,13 +490,13 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
 
     def improve_from(best_line: Line, stop_at: int | None,
                      on_better: Callable[[int], None] | None = None,
-                     after_off: Callable[[Line], tuple[Line | None, bool]] | None = None) -> None:
+                     off_converged: Callable[[], None] | None = None) -> None:
         """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
-        score `stop_at` (`after_off`: improve_both's); its line joins the lines found, its time
-        the answer's."""
+        score `stop_at` (`off_converged`: improve_both's); its line joins the lines found, its
+        time the answer's."""
         budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
         found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at,
-                                   shared=window_models, after_off=after_off)
+                                   shared=window_models, off_converged=off_converged)
         result.deterministic_time += used
         lines.append(found)
 
@@ -519,37 +527,40 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         elif split is None and lp is not None:
             split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
 
-    def split_opening(region_limit: float | None = None) -> None:
+    def split_opening() -> None:
         """2d's opening: the needed region being the one without 3-pumpkin activations, its star
         cases first (`star_cases_first`); then that region's hinted solve, unless proven."""
         if star_cases_on and params.get("star_cases_first", False) and needed_k() == 1 and not split_proves():
             # the region needed is this one: its star cases before its hinted solve (measured on
             # the bench, twenty-first session: same answers, proven rounds' median 31.3 -> 27.9 s)
             region_by_cases()
-        if not split_proves() and 1 not in region_max:  # (2c may have proven it: region_after_windows)
-            region_solved(1, limit=region_limit)
+        if not split_proves() and 1 not in region_max:  # (2c may have proven it: opening_after_windows)
+            region_solved(1)
 
-    proven_in_2c = False  # the stars proven by split_opening in 2c (region_after_windows)
+    proven_in_2c = False  # the stars proven by split_opening in 2c (`opening_after_windows`)
+    windows_converged = False  # 2c's windows without compensation ended within their budget
 
-    def region_after_windows(line: Line) -> tuple[Line | None, bool]:
-        """2c, long rounds with an LP bound: the windows without compensation ended within their
-        budget (converged) below the bound, so 2d's opening (`split_opening`: the star cases or
-        the hinted solve of the region without 3-pumpkin activations, that solve at most
-        `region_after_windows_deterministic_time`) is asked now, before the windows of the round
-        itself and the pairs; when it proves the stars, 2c ends there. Measured on the bundled
-        game's rounds 2 and 3 and on the issue-2 bench (docs/performance.md, thirty-fifth
-        session)."""
+    def off_windows_converged() -> None:
+        """improve_both's `off_converged`: its windows without compensation converged (noted)."""
+        nonlocal windows_converged
+        windows_converged = True
+
+    def opening_after_windows() -> None:
+        """2c, long rounds with an LP bound (`split_after_converged_windows`): the windows
+        without compensation converged (ended within their budget) and the windows left the line
+        below the bound, so 2d's opening (`split_opening`: the star cases or the hinted solve of
+        the region without 3-pumpkin activations) is asked before the pairs; when it proves the
+        stars, 2c ends there. 2d asks nothing of it again (`region_solved`: the same question).
+        Measured on the bundled game's rounds 2 and 3 and on the issue-2 bench
+        (docs/performance.md, thirty-fifth session)."""
         nonlocal proven_in_2c
-        limit = float(params.get("region_after_windows_deterministic_time", 0) or 0)
-        if not limit or not long_round or lp is None:
-            return None, False
+        if not windows_converged or not long_round or lp is None:
+            return
         split_ready()
         if split is None or split.max_k < 1:
-            return None, False
-        lines.append(line)  # (the windows' line: the hint, and the best line the cases refute above)
-        split_opening(min(limit, time_limit) if time_limit is not None else limit)
+            return
+        split_opening()
         proven_in_2c = split_proves()
-        return best_so_far(), proven_in_2c
 
     def improve_to_bound() -> None:
         """2c: improve the best line window by window, then two turns at a time, stopping when
@@ -561,7 +572,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             # no bound: the star cap (measured on bench seed 41, no star LP within its limit: four
             # more windows after the line's 18 stars, 6 s wall, none better)
             stop_at = STAR_WEIGHT * (shown_bound if shown_bound is not None else cap)
-            improve_from(best_line, stop_at, on_better, after_off=region_after_windows)
+            opening = bool(params.get("split_after_converged_windows", False))
+            improve_from(best_line, stop_at, on_better, off_converged=off_windows_converged if opening else None)
+            if meets_bound(best_so_far()) is None:
+                opening_after_windows()
             if meets_bound(best_so_far()) is None and not proven_in_2c:
                 improve_by_pairs(stop_at, on_better)
 
@@ -977,7 +991,7 @@ def _window_model(shared: dict[str, WindowModel], game: Game, options: ModelOpti
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
                  options: ModelOptions, progress: Callable[[int], None] | None = None,
                  stop_at: int | None = None, shared: dict[str, WindowModel] | None = None,
-                 after_off: Callable[[Line], tuple[Line | None, bool]] | None = None) -> tuple[Line, float]:
+                 off_converged: Callable[[], None] | None = None) -> tuple[Line, float]:
     """The window improver (solver/improve.py), first on the round under the rule option
     `compensation=off`, then with what is left of `budget` on the round itself; the best line
     (engine-scored in `game`) and the deterministic time spent.
@@ -992,10 +1006,8 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     `shared`: the window models kept between the caller's improver runs, by the compensation
     rule they were built under (filled here when missing).
 
-    `after_off(line)`: asked with the first pass's line when its windows ended within their budget
-    (they converged) and below `stop_at`; it returns a line of the round (or None) to go on from
-    and whether to stop there (solve_optimal's `region_after_windows`, 2c); the improver also
-    ends when that line scores `stop_at`."""
+    `off_converged()`: called when the first pass's windows ended within their budget (they
+    converged) below `stop_at` (solve_optimal's `split_after_converged_windows`, 2c)."""
     solve_window = _window_solver(params, workers)
     shared = {} if shared is None else shared
     settings = improve_settings(params)
@@ -1021,12 +1033,8 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             best = found
         if stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at:
             return best, spent
-        if after_off is not None and off_budget - used > 0.05:  # (improve_line's own budget test)
-            other, done = after_off(best)
-            if other is not None and line_score(game, other, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
-                best = other
-            if done or (stop_at is not None and line_score(game, best, STAR_WEIGHT) >= stop_at):
-                return best, spent
+        if off_converged is not None and off_budget - used > 0.05:  # (improve_line's own budget test)
+            off_converged()
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used

@@ -321,9 +321,9 @@ def test_a_long_round_below_the_lp_bound_still_asks_cp_sat(monkeypatch):
     real_params = S.load_params
     monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
     calls = _star_searches(monkeypatch, S)
-    # (without 2c's region after converged windows, which would prove the stars first)
+    # (without 2d's opening after converged windows, which would prove the stars first)
     monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1, "lp_first_star_search": True,
-                                                    "region_after_windows_deterministic_time": 0})
+                                                    "split_after_converged_windows": False})
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert calls == [1] and res.status == "optimal" and res.stars == truth.stars
 
@@ -540,55 +540,25 @@ def test_2e_asks_highs_for_one_star_more_only_when_the_stars_stay_open(monkeypat
     assert asked == [] and res.stars_proven and res.stars == truth.stars
 
 
-def test_improve_both_asks_after_off_only_when_its_windows_converge_below_the_bound(monkeypatch):
-    """`after_off` (2c's region after the windows) is asked with the first pass's line when its
-    windows ended within their budget, never when the budget ran out; the improver goes on from
-    the line it returns, and ends there when that line meets `stop_at`."""
+def test_improve_both_says_when_its_windows_without_compensation_converge():
+    """`off_converged` (2c's trigger for 2d's opening) is called when the first pass's windows
+    ended within their budget, never when the budget ran out."""
     import solver.solve as S
 
     game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
     start, params = greedy_line(game), load_params("optimal")
-    asked: list = []
-
-    def after_off(line):
-        asked.append(line)
-        return None, False
-
-    S.improve_both(game, start, 0.5, params, 1, ModelOptions(), after_off=after_off)
-    assert asked == []  # the budget ran out: the windows did not converge
-    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), after_off=after_off)
-    assert len(asked) == 1 and replay(game, asked[0]).legal
-    assert line_score(game, line, STAR_WEIGHT) >= line_score(game, asked[0], STAR_WEIGHT)
-
-    truth = _truth_of(game)
-    assert line_score(game, start, STAR_WEIGHT) < STAR_WEIGHT * truth.stars
-    passes: list[str] = []
-
-    def stalled(game_, line_, *args, **kwargs):
-        passes.append(game_.rules.compensation)
-        return line_, 0.0  # nothing better, none of the budget used: converged
-
-    monkeypatch.setattr(S, "improve_line", stalled)
-    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
-    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), stop_at=STAR_WEIGHT * truth.stars,
-                             after_off=lambda _line: (truth.line, False))
-    assert passes == ["off"] and line is truth.line  # the returned line met the bound: no second pass
-    passes.clear()
-    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), stop_at=STAR_WEIGHT * (truth.stars + 1),
-                             after_off=lambda _line: (truth.line, False))
-    assert passes == ["off", "choice"] and line is truth.line  # below it: the round's windows from that line
+    calls: list[int] = []
+    S.improve_both(game, start, 0.5, params, 1, ModelOptions(), off_converged=lambda: calls.append(1))
+    assert calls == []  # the budget ran out: the windows did not converge
+    line, _ = S.improve_both(game, start, 100.0, params, 1, ModelOptions(), off_converged=lambda: calls.append(1))
+    assert calls == [1] and replay(game, line).legal
 
 
-@lru_cache(maxsize=None)
-def _truth_of(game: Game):
-    return solve_optimal(game, time_limit=30, prove=False)
-
-
-def test_2c_asks_the_region_after_converged_windows_and_ends_at_its_proof(monkeypatch):
+def test_2c_asks_2d_s_opening_after_converged_windows_and_ends_at_its_proof(monkeypatch):
     """Long rounds (here every round: `lp_first_turns` 1) whose windows without compensation
-    converge below the LP bound (faked at the true optimum) ask the split's region without
-    3-pumpkin activations there, before the round's own windows and the pairs; its line meets
-    the bound, so neither is asked. With `region_after_windows_deterministic_time` 0 they are."""
+    converge, the windows leaving the line below the LP bound (faked at the true optimum), ask
+    2d's opening (the region without 3-pumpkin activations) before the pairs; its line meets the
+    bound, so the pairs are not asked. With `split_after_converged_windows` off they are."""
     import solver.solve as S
 
     game = _game()
@@ -596,7 +566,7 @@ def test_2c_asks_the_region_after_converged_windows_and_ends_at_its_proof(monkey
     assert truth.status == "optimal"
     first = greedy_line(game)
     assert replay(game, first).stars_total < truth.stars
-    real_params, real_line = S.load_params, S.improve_line
+    real_params = S.load_params
     passes: list = []
 
     def stalled_windows(game_, line, *args, **kwargs):
@@ -604,19 +574,20 @@ def test_2c_asks_the_region_after_converged_windows_and_ends_at_its_proof(monkey
         passes.append((game_.rules.compensation, kwargs.get("windows") is not None))
         return line, 0.0
 
+    def params_with(opening: bool):
+        return lambda q: {**real_params(q), "lp_first_turns": 1, "split_after_converged_windows": opening}
+
     monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
     monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
     monkeypatch.setattr(S, "greedy_line", lambda game_, played=None: first)
     monkeypatch.setattr(S, "improve_line", stalled_windows)
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
-                                                    "region_after_windows_deterministic_time": 10.0})
+    monkeypatch.setattr(S, "load_params", params_with(True))
     res = S.solve_optimal(game, time_limit=30, prove=False)
-    assert passes == [("off", False)]  # the region's line met the bound: 2c ended there
+    assert passes == [("off", False), ("choice", False)]  # the region's line met the bound: no pairs
     assert res.stars_proven and res.stars == truth.stars
 
     passes.clear()
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
-                                                    "region_after_windows_deterministic_time": 0})
+    monkeypatch.setattr(S, "load_params", params_with(False))
     res = S.solve_optimal(game, time_limit=30, prove=False)
     assert passes == [("off", False), ("choice", False), ("choice", True)]  # windows, then pairs
     assert res.stars_proven and res.stars == truth.stars  # (2d's region proves them)
@@ -624,8 +595,53 @@ def test_2c_asks_the_region_after_converged_windows_and_ends_at_its_proof(monkey
     # the LP one star above the optimum: the region's proven maximum proves the stars by the split
     passes.clear()
     monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
-    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "lp_first_turns": 1,
-                                                    "region_after_windows_deterministic_time": 10.0})
+    monkeypatch.setattr(S, "load_params", params_with(True))
+    solves: list = []
+    real_solve_into = S._solve_into
+
+    def solve_into_spy(rm, *args, **kwargs):
+        solves.append(rm.options.max_total_extras)
+        return real_solve_into(rm, *args, **kwargs)
+
+    monkeypatch.setattr(S, "_solve_into", solve_into_spy)
     res = S.solve_optimal(game, time_limit=30, prove=True)
-    assert passes == [("off", False)]
+    assert passes == [("off", False), ("choice", False)]
     assert res.status == "optimal" and res.stars == truth.stars and res.proof["method"] == "extras-split"
+    assert solves.count(0) == 1  # the region's solve, asked once (2d does not ask it again)
+
+
+def test_2d_does_not_ask_the_opening_s_region_solve_again_with_the_same_hint(monkeypatch):
+    """The opening's hinted region solve did not prove (faked: every region solve unknown) and the
+    pairs found nothing better: 2d's hinted solve would be the same question (one worker, the
+    same hint and limit: the same answer), so it is not asked again."""
+    import solver.solve as S
+
+    game = _game()
+    truth = _truth()
+    first = greedy_line(game)
+    real_params, real_solve_into = S.load_params, S._solve_into
+    region_solves: list[bool] = []
+
+    def solve_into_spy(rm, *args, **kwargs):
+        if rm.options.max_total_extras == 0:
+            region_solves.append(len(rm.model.proto.solution_hint.vars) > 0)
+            return "unknown", None
+        return real_solve_into(rm, *args, **kwargs)
+
+    def params_with(opening: bool):
+        return lambda q: {**real_params(q), "lp_first_turns": 1, "split_after_converged_windows": opening,
+                          "star_cases_deterministic_time": 0, "region_portfolio_workers": 0, "line_mip_asks": 0}
+
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars + 1), None))
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    monkeypatch.setattr(S, "greedy_line", lambda game_, played=None: first)
+    monkeypatch.setattr(S, "improve_line", lambda game_, line, *a, **k: (line, 0.0))
+    monkeypatch.setattr(S, "_solve_into", solve_into_spy)
+    monkeypatch.setattr(S, "load_params", params_with(False))
+    S.solve_optimal(game, time_limit=30, prove=False)
+    without = list(region_solves)
+    region_solves.clear()
+    monkeypatch.setattr(S, "load_params", params_with(True))
+    S.solve_optimal(game, time_limit=30, prove=False)
+    assert region_solves == without  # the same solves: the opening's one, then only 2d's others
+    assert region_solves.count(True) == 1
