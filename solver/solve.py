@@ -92,6 +92,12 @@ class RoundResult:
         return self.stars + self.leftover / 10
 
 
+def one_worker(params: dict[str, Any], workers: int | None) -> bool:
+    """Does the question run on one CP-SAT worker (`workers`, else its parameters)? Then it is
+    deterministic: the same model, hint and limit give the same answer."""
+    return int(workers if workers is not None else params.get("num_workers", 1)) == 1
+
+
 def make_solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
     """A CP-SAT solver with the question's parameters (solver/params/round.toml), a deterministic
     time limit and the worker count (1: the same input gives the same answer)."""
@@ -350,9 +356,8 @@ def solve_optimal(
     (solver/speculate.py; the same answer, less wall time); only with one CP-SAT worker and a
     second core."""
     params = load_params("optimal")
-    one_worker = int(workers if workers is not None else params.get("num_workers", 1)) == 1
     speculate_on = (speculate if speculate is not None else bool(params.get("speculate", False))) \
-        and one_worker and spare_core()
+        and one_worker(params, workers) and spare_core()
     t0 = time.perf_counter()
     # (the turns still to play: played turns are fixed, `ModelOptions.played`)
     free_turns = game.turns - options.played_turns
@@ -428,7 +433,6 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     region_max: dict[int, int] = {}  # k -> a proven bound on the stars of that region's lines
     regions_tried: set[int] = set()  # k asked by region_solved
     regions_asked: set[tuple[Any, ...]] = set()  # (k, hint) asked by region_solved
-    one_worker = int(workers if workers is not None else params.get("num_workers", 1)) == 1
 
     def region_solved(k: int, hinted: bool = True, portfolio: dict[str, Any] | None = None) -> None:
         """Most stars among the lines with at most k - 1 3-pumpkin activations (the split's
@@ -438,10 +442,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         hint = _best_in_region(game, lines, k - 1) if hinted else None
         # one CP-SAT worker and a deterministic limit: the same question gets the same answer, so
         # a question asked before (2c's opening, then 2d's with the same hint) is not asked again
-        question = (k, hint) if portfolio is None and one_worker else None
+        question = (k, hint) if portfolio is None and one_worker(params, workers) else None
         if question is not None and question in regions_asked:
             return
-        rmr = RoundModel(game, dc_replace(options, max_total_extras=k - 1))
+        rmr = split.region(k)
         rmr.model.maximize(rmr.stars)
         if hint is not None:  # the best line that is a line of the region (the quick line is)
             rmr.hint_line(hint)
@@ -977,7 +981,7 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
 
     # one worker: the same question gets the same answer, so a repeated window takes its earlier
     # one (improve.WindowModel.solved); `question` is what the solve asks besides model and limit
-    if int(workers if workers is not None else window_params.get("num_workers", 1)) == 1:
+    if one_worker(window_params, workers):
         solve_window.question = repr(sorted(window_params.items()))  # type: ignore[attr-defined]
     return solve_window
 
