@@ -351,8 +351,8 @@ def solve_optimal(
        the window improver raises the line's leftover (3c; a line source only).
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3.
-    `speculate` (None: round.toml's `speculate`): on long rounds the star LP runs beside stage 1,
-    and stage 3's leftover solve without 3-pumpkin activations beside its LPs, on a spare core
+    `speculate` (None: round.toml's `speculate`): on long rounds the star LP and then the
+    extras split's LPs run beside stage 1, and stage 3's leftover solve without 3-pumpkin activations beside its LPs, on a spare core
     (solver/speculate.py; the same answer, less wall time); only with one CP-SAT worker and a
     second core."""
     params = load_params("optimal")
@@ -364,9 +364,11 @@ def solve_optimal(
     long_round = free_turns >= int(params.get("lp_first_turns", 0) or game.turns + 1)
     # long rounds ask the star LP first (2a) whatever the quick line: on a spare core it is built
     # and solved beside the quick line (solver/speculate.py; the same LP, less wall time)
-    star_lp_task = Speculation("star-lp", lambda task: _star_lp_of(game, options, params)) \
+    tasks: list[Speculation] = []  # every task started, stopped at the end (a task may add one)
+    star_lp_task = Speculation("star-lp", lambda task: _star_lp_of(game, options, params, task, tasks)) \
         if long_round and speculate_on else None
-    tasks = [star_lp_task] if star_lp_task is not None else []  # every task started, stopped at the end
+    if star_lp_task is not None:
+        tasks.insert(0, star_lp_task)
     try:
         return _solve_optimal(game, time_limit, workers, options, progress, prove, params, t0, long_round,
                               speculate_on, star_lp_task, tasks)
@@ -375,10 +377,23 @@ def solve_optimal(
             task.cancel()  # (a task taken or finished: nothing to do)
 
 
-def _star_lp_of(game: Game, options: ModelOptions, params: dict[str, Any]) -> tuple[RoundModel, LpBound | None, LpRelaxation | None]:
-    """The long round's star LP (2a): its model (`lp_model`), bound and relaxation."""
+def _star_lp_of(game: Game, options: ModelOptions, params: dict[str, Any], task: Speculation,
+                tasks: list[Speculation]) -> tuple[RoundModel, LpBound | None, LpRelaxation | None,
+                                                   ExtrasSplit | None, Speculation | None]:
+    """The long round's star LP (2a) on the spare core: its model (`lp_model`), bound and
+    relaxation; with a bound, the extras split (2d) made of them and its LPs started at once in
+    a task of their own (added to `tasks`, so it is stopped at the end), beside stage 1's quick
+    line rather than after it: asked in the order smallest_k asks them, on the same relaxation,
+    so the same values. Measured: docs/performance.md, thirty-sixth session."""
     lp_rm = lp_model(game, options)
-    return (lp_rm, *star_lp(lp_rm, params))
+    lp, rel = star_lp(lp_rm, params)
+    split: ExtrasSplit | None = None
+    split_task: Speculation | None = None
+    if lp is not None and not task.cancelled.is_set():
+        split = extras_split(game, options, params, base=lp_rm, relaxation=rel)
+        split_task = Speculation("split-lps", lambda _task: _split_lps(split))
+        tasks.append(split_task)
+    return lp_rm, lp, rel, split, split_task
 
 
 def _split_lps(split: ExtrasSplit) -> None:
@@ -611,17 +626,12 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
 
     if long_round:
         if star_lp_task is not None:
-            lp_rm, lp, star_rel = star_lp_task.take("star-lp")
+            # (with the split's LPs already started on the spare core: `_star_lp_of`)
+            lp_rm, lp, star_rel, split, split_task = star_lp_task.take("star-lp")
         else:
             lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound
-            if speculate_on:
-                # the split's LPs (2d, and stage 3's region) on a spare core beside the improver:
-                # asked in the order smallest_k asks them, so the same values
-                split = extras_split(game, options, params, base=lp_round_model(), relaxation=star_rel)
-                split_task = Speculation("split-lps", lambda task: _split_lps(split))
-                tasks.append(split_task)
         improve_to_bound()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:

@@ -55,6 +55,31 @@ def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(
     assert _answer(beside) == _answer(alone)
 
 
+def test_the_split_s_lps_start_beside_the_quick_line(monkeypatch) -> None:
+    """The star LP's task starts the extras split's LPs as soon as it has the star LP, so they
+    run beside stage 1's quick line, not after it (docs/performance.md, thirty-sixth session).
+    The quick line here waits until they have started: were they started after it, it would
+    wait in vain. The answer is the one the sequential path gives (the test above)."""
+    _long(monkeypatch)
+    started = threading.Event()
+    beside: list[bool] = []  # were they started when the quick line began?
+    real_split_lps, real_quick = S._split_lps, S._quick_line
+
+    def split_lps(split):
+        started.set()
+        return real_split_lps(split)
+
+    def quick_line(*args, **kwargs):
+        beside.append(started.wait(20))
+        return real_quick(*args, **kwargs)
+
+    monkeypatch.setattr(S, "_split_lps", split_lps)
+    monkeypatch.setattr(S, "_quick_line", quick_line)
+    res = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    assert beside == [True] and res.status == "optimal"
+    assert _answer(res) == _answer(S.solve_optimal(SMALL, 30, prove=False, speculate=False))
+
+
 def _knapsack(seed: int, items: int, rows: int) -> tuple[cp_model.CpModel, Any]:
     """A random 0/1 multi-knapsack (`rows` capacity rows of a third of their weights) and its
     profit, not yet the model's objective."""
