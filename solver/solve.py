@@ -506,6 +506,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     # the improver's round models, built once per rule variant and shared by 2c and 3c (a model
     # takes about 0.8 s wall to build on a 9-turn promo round; improve.WindowModel)
     window_models: dict[str, WindowModel] = {}
+    improve_budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
 
     def improve_from(best_line: Line, stop_at: int | None,
                      on_better: Callable[[int], None] | None = None,
@@ -513,8 +514,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
         score `stop_at` (`off_converged`: improve_both's); its line joins the lines found, its
         time the answer's."""
-        budget = time_limit if time_limit is not None else params.get("improve_deterministic_time", 20.0)
-        found, used = improve_both(game, best_line, budget, params, workers, options, on_better, stop_at=stop_at,
+        found, used = improve_both(game, best_line, improve_budget, params, workers, options, on_better, stop_at=stop_at,
                                    shared=window_models, off_converged=off_converged)
         result.deterministic_time += used
         lines.append(found)
@@ -625,6 +625,13 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         return lp_rm
 
     if long_round:
+        if star_lp_task is not None and not star_lp_task.done() and params.get("speculate_off_quick_line", False):
+            # the star LP still running on the spare core: the quick line of the round without
+            # compensation asked now, while this thread would wait, when 2c's improver will ask
+            # it first (the line compensates: improve_both); the same question, answered ahead
+            off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+            if _off_first(game, off, options) and not replay(off, best_so_far()).legal:
+                _off_quick_line(window_models, off, improve_budget, params, options)
         if star_lp_task is not None:
             # (with the split's LPs already started on the spare core: `_star_lp_of`)
             lp_rm, lp, star_rel, split, split_task = star_lp_task.take("star-lp")
@@ -1028,15 +1035,11 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     best, spent = line, 0.0
     off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
     # (not when the turns already played compensate: the round without compensation has no such line)
-    if game.rules.compensation != "off" and (options.played is None or replay(off, options.played, partial=True).legal):
+    if _off_first(game, off, options):
         start = line
         if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
-            quick = min(params.get("quick_deterministic_time", 2.0), budget)
-            # (kept with `off`'s window model: 3c asks it again after 2c, the same question)
-            quick_lines = _window_model(shared, off, options).quick_lines
-            if quick not in quick_lines:
-                quick_lines[quick] = _quick_line(off, params, quick, options)
-            start = quick_lines[quick] or greedy_line(off, options.played)
+            found_quick, quick = _off_quick_line(shared, off, budget, params, options)
+            start = found_quick or greedy_line(off, options.played)
             spent += quick
         off_budget = max(0.0, budget - spent)
         found, used = improve_line(off, start, off_budget, solve_window, STAR_WEIGHT, settings, options,
@@ -1052,6 +1055,24 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used
+
+
+def _off_first(game: Game, off: Game, options: ModelOptions) -> bool:
+    """Does improve_both's first pass run on `off` (the round without compensation)? Not when
+    the rule is off already, nor when the turns already played compensate."""
+    return game.rules.compensation != "off" and (options.played is None or replay(off, options.played, partial=True).legal)
+
+
+def _off_quick_line(shared: dict[str, WindowModel], off: Game, budget: float, params: dict[str, Any],
+                    options: ModelOptions) -> tuple[Line | None, float]:
+    """improve_both's start on `off` when its line compensates: the quick line of `off` within
+    the improver's `budget`, and the limit it was asked with (kept with `off`'s window model:
+    3c asks it again after 2c, and 2a may ask it ahead, the same question)."""
+    quick = min(params.get("quick_deterministic_time", 2.0), budget)
+    quick_lines = _window_model(shared, off, options).quick_lines
+    if quick not in quick_lines:
+        quick_lines[quick] = _quick_line(off, params, quick, options)
+    return quick_lines[quick], quick
 
 
 def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, Any], workers: int | None,

@@ -76,6 +76,11 @@ class Speculation:
             if self.cancelled.is_set():
                 stop()
 
+    def done(self) -> bool:
+        """Has the task ended (its answer ready)? For wall-time choices only: the answer path
+        must not depend on it."""
+        return not self._thread.is_alive()
+
     def take(self, key: Hashable) -> Any | None:
         """The task's answer when `key` is the question it was started with (waits for it);
         otherwise None, and the caller asks its own question (the task runs on: a later question

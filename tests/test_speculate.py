@@ -12,6 +12,7 @@ from ortools.sat.python import cp_model
 
 import solver.solve as S
 from conftest import make_game
+from solver.rules import RuleSet
 from solver.speculate import Speculation
 
 #: tests/test_split.py's three-turn round
@@ -78,6 +79,36 @@ def test_the_split_s_lps_start_beside_the_quick_line(monkeypatch) -> None:
     res = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
     assert beside == [True] and res.status == "optimal"
     assert _answer(res) == _answer(S.solve_optimal(SMALL, 30, prove=False, speculate=False))
+
+
+def test_the_quick_line_without_compensation_is_asked_while_the_star_lp_runs(monkeypatch) -> None:
+    """The star LP still running when stage 1 ends and the quick line compensating: 2c's first
+    question (the quick line of the round without compensation, improve_both) is asked then,
+    before the star LP is taken, and 2c finds it answered; the answer is the sequential one."""
+    _long(monkeypatch)
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(6, 3), (6, 6), (5, 4)], RuleSet(compensation="choice"))
+    monkeypatch.setattr(Speculation, "done", lambda self: False)  # (the LP of 3 turns is fast)
+    real_quick, real_take = S._quick_line, Speculation.take
+    asked: list[tuple[str, bool]] = []  # (compensation rule, star LP taken yet)
+    taken: list[str] = []
+
+    def quick_line(g, *args, **kwargs):
+        asked.append((g.rules.compensation, "star-lp" in taken))
+        return real_quick(g, *args, **kwargs)
+
+    def take(self, key):
+        taken.append(self.key)
+        return real_take(self, key)
+
+    monkeypatch.setattr(S, "_quick_line", quick_line)
+    monkeypatch.setattr(Speculation, "take", take)
+    beside = S.solve_optimal(game, 30, prove=False, speculate=True)
+    assert asked[:2] == [("choice", False), ("off", False)] and asked.count(("off", True)) == 0
+    asked.clear()
+    taken.clear()
+    alone = S.solve_optimal(game, 30, prove=False, speculate=False)
+    assert ("off", False) in asked  # (asked by 2c there: a question of the sequential path too)
+    assert _answer(beside) == _answer(alone)
 
 
 def _knapsack(seed: int, items: int, rows: int) -> tuple[cp_model.CpModel, Any]:
