@@ -111,6 +111,33 @@ def test_the_quick_line_without_compensation_is_asked_while_the_star_lp_runs(mon
     assert _answer(beside) == _answer(alone)
 
 
+def test_stage_3_starts_its_speculative_leftover_solve_before_it_waits_for_the_split_s_lps(monkeypatch) -> None:
+    """The stars proven by the LP in 2a, stage 3 starts its speculative leftover solve first and
+    only then waits for the split's LPs (which may still run on the spare core): here they wait
+    until that solve has started, which they would wait for in vain if stage 3 waited first.
+    (2c's opening, which waits for them too, is off: the stars are proven by CP-SAT's search.)"""
+    _long(monkeypatch)
+    long_params = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**long_params(q), "split_after_converged_windows": False})
+    started = threading.Event()
+    waited: list[bool] = []
+    real_split_lps, real_leftover = S._split_lps, S.leftover_solve
+
+    def split_lps(split):
+        waited.append(started.wait(20))
+        return real_split_lps(split)
+
+    def leftover_solve(game, options, *args, **kwargs):
+        if threading.current_thread().name == "speculative-solve":
+            started.set()
+        return real_leftover(game, options, *args, **kwargs)
+
+    monkeypatch.setattr(S, "_split_lps", split_lps)
+    monkeypatch.setattr(S, "leftover_solve", leftover_solve)
+    res = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    assert waited == [True] and res.status == "optimal"
+
+
 def _knapsack(seed: int, items: int, rows: int) -> tuple[cp_model.CpModel, Any]:
     """A random 0/1 multi-knapsack (`rows` capacity rows of a third of their weights) and its
     profit, not yet the model's objective."""
