@@ -352,9 +352,10 @@ def solve_optimal(
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3.
     `speculate` (None: round.toml's `speculate`): on long rounds the star LP and then the
-    extras split's LPs run beside stage 1, and stage 3's leftover solve without 3-pumpkin activations beside its LPs, on a spare core
-    (solver/speculate.py; the same answer, less wall time); only with one CP-SAT worker and a
-    second core."""
+    extras split's LPs run beside stage 1 (the quick line without compensation asked while this
+    thread would wait for them: `speculate_off_quick_line`), and stage 3's leftover solve
+    without 3-pumpkin activations beside its LPs, on a spare core (solver/speculate.py; the
+    same answer, less wall time); only with one CP-SAT worker and a second core."""
     params = load_params("optimal")
     speculate_on = (speculate if speculate is not None else bool(params.get("speculate", False))) \
         and one_worker(params, workers) and spare_core()

@@ -111,7 +111,7 @@ def test_the_quick_line_without_compensation_is_asked_while_the_star_lp_runs(mon
 
 
 def test_stage_3_starts_its_speculative_leftover_solve_before_it_waits_for_the_split_s_lps(monkeypatch) -> None:
-    """The stars proven by the LP in 2a, stage 3 starts its speculative leftover solve first and
+    """The stars proven before 2d, stage 3 starts its speculative leftover solve first and
     only then waits for the split's LPs (which may still run on the spare core): here they wait
     until that solve has started, which they would wait for in vain if stage 3 waited first.
     (2c's opening, which waits for them too, is off: the stars are proven by CP-SAT's search.)"""
