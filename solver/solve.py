@@ -630,7 +630,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             # the star LP still running on the spare core: the quick line of the round without
             # compensation asked now, while this thread would wait, when 2c's improver will ask
             # it first (the line compensates: improve_both); the same question, answered ahead
-            off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+            off = _without_compensation(game)
             if _off_first(game, off, options) and not replay(off, best_so_far()).legal:
                 _off_quick_line(window_models, off, improve_budget, params, options)
         if star_lp_task is not None:
@@ -1039,7 +1039,7 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     shared = {} if shared is None else shared
     settings = improve_settings(params)
     best, spent = line, 0.0
-    off = dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
+    off = _without_compensation(game)
     # (not when the turns already played compensate: the round without compensation has no such line)
     if _off_first(game, off, options):
         start = line
@@ -1061,6 +1061,12 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
                                progress, stop_at, shared=_window_model(shared, game, options))
     return found, spent + used
+
+
+def _without_compensation(game: Game) -> Game:
+    """The round under the rule option `compensation=off`: its lines are legal lines of `game`
+    (compensation is a choice, rolling-realms.md 6.3)."""
+    return dc_replace(game, rules=dc_replace(game.rules, compensation="off"))
 
 
 def _off_first(game: Game, off: Game, options: ModelOptions) -> bool:
