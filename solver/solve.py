@@ -1010,9 +1010,13 @@ def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[Rou
 
 
 def _window_model(shared: dict[str, WindowModel], game: Game, options: ModelOptions) -> WindowModel:
-    """The improver's round model of `game` kept in `shared` (by its compensation rule), made
-    when missing (cheap: `WindowModel` builds its model at its first window)."""
-    return shared.setdefault(game.rules.compensation, WindowModel(game, options, STAR_WEIGHT))
+    """The improver's round model of `game` kept in `shared` (by its compensation rule, and the
+    region's bound on 3-pumpkin activations when it has one), made when missing (cheap:
+    `WindowModel` builds its model at its first window)."""
+    key = game.rules.compensation
+    if options.max_total_extras is not None:
+        key += f", at most {options.max_total_extras} 3-pumpkin activations"
+    return shared.setdefault(key, WindowModel(game, options, STAR_WEIGHT))
 
 
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
@@ -1048,8 +1052,9 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             start = found_quick or greedy_line(off, options.played)
             spent += quick
         off_budget = max(0.0, budget - spent)
-        found, used = improve_line(off, start, off_budget, solve_window, STAR_WEIGHT, settings, options,
-                                   progress, stop_at, shared=_window_model(shared, off, options))
+        first, first_settings = _region_pass(options, start, settings, params)
+        found, used = improve_line(off, start, off_budget, solve_window, STAR_WEIGHT, first_settings, first,
+                                   progress, stop_at, shared=_window_model(shared, off, first))
         spent += used
         _replayed(game, found)  # legal in the round itself, not only without compensation
         if line_score(game, found, STAR_WEIGHT) > line_score(game, best, STAR_WEIGHT):
@@ -1058,9 +1063,28 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
             return best, spent
         if off_converged is not None and off_budget - used > 0.05:  # (improve_line's own budget test)
             off_converged()
-    found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, settings, options,
-                               progress, stop_at, shared=_window_model(shared, game, options))
+    second, second_settings = _region_pass(options, best, settings, params)
+    found, used = improve_line(game, best, max(0.0, budget - spent), solve_window, STAR_WEIGHT, second_settings, second,
+                               progress, stop_at, shared=_window_model(shared, game, second))
     return found, spent + used
+
+
+def _region_pass(options: ModelOptions, line: Line, settings: ImproveSettings,
+                 params: dict[str, Any]) -> tuple[ModelOptions, ImproveSettings]:
+    """The model options and window settings of an improve_both pass from `line`: with
+    `improve_region_windows`, the region of the lines with at most as many 3-pumpkin activations
+    as `line` (split.ExtrasSplit's regions), in windows of `improve_region_window` turns of
+    `improve_region_window_deterministic_time` each; otherwise `options` and `settings`.
+    Why: the region's model is far smaller (game 1's round 3: 6 751 variables against 31 887), so
+    a wider window is solved within its limit (docs/performance.md, thirty-seventh session)."""
+    if not params.get("improve_region_windows", False):
+        return options, settings
+    extras = line_extras(line) + int(params.get("improve_region_extra_room", 0))
+    if options.max_total_extras is not None:
+        extras = min(extras, options.max_total_extras)
+    return (dc_replace(options, max_total_extras=extras),
+            dc_replace(settings, window=int(params.get("improve_region_window", settings.window)),
+                       per_window=float(params.get("improve_region_window_deterministic_time", settings.per_window))))
 
 
 def _without_compensation(game: Game) -> Game:

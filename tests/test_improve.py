@@ -224,6 +224,43 @@ def test_improve_both_searches_without_compensation_first_then_the_round(monkeyp
     assert 0 < spent <= 3.0 + 0.05  # (CP-SAT checks its deterministic limit now and then: a hair over)
 
 
+def test_improve_both_s_passes_run_on_the_region_of_the_line_s_3_pumpkin_activations(monkeypatch):
+    """With `improve_region_windows` both passes (without compensation, then the round) solve
+    wider windows on the region of the lines with no more 3-pumpkin activations than their start
+    line's (a smaller model); without it, on the whole round in 4-turn windows. The line stays
+    legal in the round."""
+    import solver.solve as S
+    from solver.split import line_extras
+
+    calls = []
+    real = S.improve_line
+
+    def spy(game, line, budget, solve_window, weight, settings, options, *args, **kwargs):
+        calls.append((game.rules.compensation, options.max_total_extras, settings.window, settings.per_window, line))
+        return real(game, line, budget, solve_window, weight, settings, options, *args, **kwargs)
+
+    monkeypatch.setattr(S, "improve_line", spy)
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    start = greedy_line(game)
+    params = {**load_params("optimal"), "improve_region_window": 3, "improve_region_window_deterministic_time": 0.7}
+    assert params["improve_region_windows"] is True  # (round.toml's default)
+    room = params.get("improve_region_extra_room", 0)
+    line, _ = S.improve_both(game, start, 3.0, params, 1, ModelOptions())
+    assert [c[0] for c in calls] == ["off", "choice"]
+    for _, extras, window, per_window, from_line in calls:
+        assert extras == line_extras(from_line) + room and (window, per_window) == (3, 0.7)
+    assert replay(game, line).legal
+    calls.clear()
+    S.improve_both(game, start, 3.0, {**params, "improve_region_windows": False}, 1, ModelOptions())
+    for call in calls:
+        assert call[1:4] == (None, params["improve_window"], params["improve_window_deterministic_time"])
+    # a line with two 3-pumpkin activations: the region of at most two, unless the caller's own
+    # bound (a region of the split) is the lower
+    monkeypatch.setattr(S, "line_extras", lambda line: 2)
+    assert S._region_pass(ModelOptions(), start, S.improve_settings(params), params)[0].max_total_extras == 2 + room
+    assert S._region_pass(ModelOptions(max_total_extras=1), start, S.improve_settings(params), params)[0].max_total_extras == 1
+
+
 def test_a_line_meeting_cp_sat_s_own_bound_has_its_stars_proven(monkeypatch):
     """Stage 2 stopped with no line but a proven bound (here: the true optimum, as at the 18-star
     cap) and no LP bound: the improver's line that meets it is proven, without the LP."""
@@ -384,13 +421,16 @@ def test_improve_both_builds_each_window_model_once_for_all_its_runs(monkeypatch
     game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
     start = greedy_line(game)
     # one window per pass, one pass, 0.5 det-s: each run leaves time for both variants' windows
-    params = {**load_params("optimal"), "improve_passes": 1, "improve_window_deterministic_time": 0.5}
+    params = {**load_params("optimal"), "improve_passes": 1, "improve_window_deterministic_time": 0.5,
+              "improve_region_window_deterministic_time": 0.5}
     shared: dict = {}
     for _ in range(2):
         line, _ = S.improve_both(game, start, 2.0, params, 1, ModelOptions(), shared=shared)
         assert replay(game, line).legal
+    # (the passes' regions: improve_region_windows; the greedy line has no 3-pumpkin activation)
+    region = f"at most {params.get('improve_region_extra_room', 0)} 3-pumpkin activations"
     assert sorted(builds) == ["choice", "off"]
-    assert sorted(shared) == ["choice", "off"]
+    assert sorted(shared) == [f"choice, {region}", f"off, {region}"]
 
 
 def test_window_solves_take_the_improve_solver_settings(monkeypatch):
