@@ -1024,8 +1024,9 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
                  stop_at: int | None = None, shared: dict[str, WindowModel] | None = None,
                  off_converged: Callable[[], None] | None = None) -> tuple[Line, float]:
     """The window improver (solver/improve.py), first on the round under the rule option
-    `compensation=off`, then with what is left of `budget` on the round itself; the best line
-    (engine-scored in `game`) and the deterministic time spent.
+    `compensation=off`, then with what is left of `budget` on the round itself (each pass on the
+    region `_region_pass` names); the best line (engine-scored in `game`) and the deterministic
+    time spent.
 
     Compensation is a choice (rolling-realms.md 6.3), so a line of the round without it is a legal
     line of the round: the first pass finds lines only, proves nothing. It comes first because
@@ -1072,8 +1073,9 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
 def _region_pass(options: ModelOptions, line: Line, settings: ImproveSettings,
                  params: dict[str, Any]) -> tuple[ModelOptions, ImproveSettings]:
     """The model options and window settings of an improve_both pass from `line`: with
-    `improve_region_windows`, the region of the lines with at most as many 3-pumpkin activations
-    as `line` (split.ExtrasSplit's regions), in windows of `improve_region_window` turns of
+    `improve_region_windows`, the region of the lines with at most `improve_region_extra_room`
+    more 3-pumpkin activations than `line` (split.ExtrasSplit's regions; never above the
+    caller's own bound), in windows of `improve_region_window` turns of
     `improve_region_window_deterministic_time` each; otherwise `options` and `settings`.
     Why: the region's model is far smaller (game 1's round 3: 6 751 variables against 31 887), so
     a wider window is solved within its limit (docs/performance.md, thirty-seventh session)."""
