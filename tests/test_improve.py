@@ -226,9 +226,9 @@ def test_improve_both_searches_without_compensation_first_then_the_round(monkeyp
 
 def test_improve_both_s_passes_run_on_the_region_of_the_line_s_3_pumpkin_activations(monkeypatch):
     """With `improve_region_windows` both passes (without compensation, then the round) solve
-    wider windows on the region of the lines with no more 3-pumpkin activations than their start
-    line's (a smaller model); without it, on the whole round in 4-turn windows. The line stays
-    legal in the round."""
+    wider windows on the region of the lines with at most `improve_region_extra_room` more
+    3-pumpkin activations than their start line (a smaller model); without it, on the whole round
+    in 4-turn windows. The line stays legal in the round."""
     import solver.solve as S
     from solver.split import line_extras
 
