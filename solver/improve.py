@@ -113,14 +113,14 @@ def consecutive_windows(first: int, turns: int, width: int) -> list[tuple[int, .
     return [tuple(range(a, a + width)) for a in range(first, turns - width + 1)]
 
 
-def pair_windows(first: int, turns: int) -> list[tuple[int, ...]]:
+def pair_windows(first: int, turns: int, size: int = 2) -> list[tuple[int, ...]]:
     """Every two turns from turn `first` on, adjacent or not. Why: a better leftover can need two
     distant turns changed together (spend less early, gain more late), which a window of
     consecutive turns holds only when it is wide, and a wide window's model is too large to solve
     well in its limit. Measured on bench seed 33 at 18 stars: leftover 10 -> 11 -> 12 (= its LP
     bound, so proven) by turns (1, 3), then (3, 6), where 3c's 4-turn windows stayed at 10
     (docs/performance.md, nineteenth session)."""
-    return list(itertools.combinations(range(first, turns), 2))
+    return list(itertools.combinations(range(first, turns), size))
 
 
 def fix_all_but(rm: RoundModel, line: Line, free: set[int]) -> None:

@@ -511,12 +511,12 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
 
     def improve_from(best_line: Line, stop_at: int | None,
                      on_better: Callable[[int], None] | None = None,
-                     off_converged: Callable[[], None] | None = None) -> None:
+                     off_converged: Callable[[], None] | None = None, off_restart: bool = True) -> None:
         """The window improver (2c, 3c) from `best_line` with 2c's budget, stopping at a line of
-        score `stop_at` (`off_converged`: improve_both's); its line joins the lines found, its
-        time the answer's."""
+        score `stop_at` (`off_converged`, `off_restart`: improve_both's); its line joins the
+        lines found, its time the answer's."""
         found, used = improve_both(game, best_line, improve_budget, params, workers, options, on_better, stop_at=stop_at,
-                                   shared=window_models, off_converged=off_converged)
+                                   shared=window_models, off_converged=off_converged, off_restart=off_restart)
         result.deterministic_time += used
         lines.append(found)
 
@@ -532,10 +532,13 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if not budget or line_score(game, best_line, STAR_WEIGHT) >= stop_at:
             return
         settings = improve_settings(params)
+        on_region = bool(params.get("improve_region_pairs", False))
+        pair_options = _region_pass(options, best_line, settings, params)[0] if on_region else options
+        size = int(params.get("improve_region_pair_turns", 2)) if on_region else 2
         found, used = improve_line(game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, settings,
-                                   options, on_better, stop_at=stop_at,
-                                   windows=pair_windows(options.played_turns, game.turns), per_window=settings.per_pair,
-                                   shared=_window_model(window_models, game, options))
+                                   pair_options, on_better, stop_at=stop_at,
+                                   windows=pair_windows(options.played_turns, game.turns, size), per_window=settings.per_pair,
+                                   shared=_window_model(window_models, game, pair_options))
         result.deterministic_time += used
         lines.append(found)
 
@@ -609,7 +612,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         bound = result.leftover_bound
         if rep.stars_total < stars or (bound is not None and rep.final.resources.total() >= bound):
             return
-        improve_from(best_line, STAR_WEIGHT * stars + bound if bound is not None else None)
+        improve_from(best_line, STAR_WEIGHT * stars + bound if bound is not None else None,
+                     off_restart=bool(params.get("improve_leftover_off_restart", True)))
         if bound is not None:
             improve_by_pairs(STAR_WEIGHT * stars + bound)
 
@@ -1022,7 +1026,7 @@ def _window_model(shared: dict[str, WindowModel], game: Game, options: ModelOpti
 def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], workers: int | None,
                  options: ModelOptions, progress: Callable[[int], None] | None = None,
                  stop_at: int | None = None, shared: dict[str, WindowModel] | None = None,
-                 off_converged: Callable[[], None] | None = None) -> tuple[Line, float]:
+                 off_converged: Callable[[], None] | None = None, off_restart: bool = True) -> tuple[Line, float]:
     """The window improver (solver/improve.py), first on the round under the rule option
     `compensation=off`, then with what is left of `budget` on the round itself (each pass on the
     region `_region_pass` names); the best line (engine-scored in `game`) and the deterministic
@@ -1039,14 +1043,18 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     rule they were built under (filled here when missing).
 
     `off_converged()`: called when the first pass's windows ended within their budget (they
-    converged) below `stop_at` (solve_optimal's `split_after_converged_windows`, 2c)."""
+    converged) below `stop_at` (solve_optimal's `split_after_converged_windows`, 2c).
+
+    `off_restart`: when `line` compensates (so is no line of the round without compensation),
+    the first pass starts from that round's quick line; False: no first pass then, the whole
+    budget goes to the round's own windows from `line` (3c: `improve_leftover_off_restart`)."""
     solve_window = _window_solver(params, workers)
     shared = {} if shared is None else shared
     settings = improve_settings(params)
     best, spent = line, 0.0
     off = _without_compensation(game)
     # (not when the turns already played compensate: the round without compensation has no such line)
-    if _off_first(game, off, options):
+    if _off_first(game, off, options) and (off_restart or replay(off, line).legal):
         start = line
         if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
             found_quick, quick = _off_quick_line(shared, off, budget, params, options)

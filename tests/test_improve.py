@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from functools import lru_cache
 
 from solver.engine import Game, replay
 from solver.improve import (ImproveSettings, WindowModel, consecutive_windows, fix_all_but, improve_line, line_score,
                             pair_windows)
 from solver.model import ModelOptions, RoundModel
-from solver.playout import greedy_line
+from solver.playout import greedy_line, random_line
 from solver.realms import get_realm
 from solver.solve import STAR_WEIGHT, _window_solver, load_params, solve_optimal, witness_search
 
@@ -685,3 +686,75 @@ def test_2d_does_not_ask_the_opening_s_region_solve_again_with_the_same_hint(mon
     S.solve_optimal(game, time_limit=30, prove=False)
     assert region_solves == without  # the same solves: the opening's one, then only 2d's others
     assert region_solves.count(True) == 1
+
+
+def test_the_pairs_run_on_the_region_of_the_line_s_3_pumpkin_activations_in_sets_of_turns(monkeypatch):
+    """With `improve_region_pairs` 2c's and 3c's pairs re-solve every `improve_region_pair_turns`
+    turns (any, adjacent or not) on the region of the lines with at most
+    `improve_region_extra_room` more 3-pumpkin activations than the best line (a smaller model);
+    without it, every two turns on the whole round."""
+    import solver.solve as S
+    from solver.split import line_extras
+
+    game = _game()
+    truth = _truth()
+    first = greedy_line(game)
+    assert replay(game, first).stars_total < truth.stars
+    real_params, real_line = S.load_params, S.improve_line
+    asked: list = []
+
+    def spy(game_, line, budget, solve_window, weight, settings, options, *args, **kwargs):
+        if kwargs.get("windows") is not None:  # the pairs (the windows pass none)
+            asked.append((options.max_total_extras, kwargs["windows"], line_extras(line)))
+            return real_line(game_, line, budget, solve_window, weight, settings, options, *args, **kwargs)
+        return line, 0.0  # the windows find nothing
+
+    monkeypatch.setattr(S, "star_lp", lambda lp_rm, params: (_fake_lp(truth.stars), None))
+    monkeypatch.setattr(S, "_quick_line", lambda *a, **k: None)
+    monkeypatch.setattr(S, "greedy_line", lambda game_, played=None: first)
+    monkeypatch.setattr(S, "improve_line", spy)
+    base = {"lp_first_turns": 1, "split_after_converged_windows": False}
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), **base, "improve_region_pairs": True,
+                                                    "improve_region_pair_turns": 3, "improve_region_extra_room": 1})
+    res = S.solve_optimal(game, time_limit=30, prove=False)
+    extras, windows, from_extras = asked[0]
+    assert extras == from_extras + 1 and windows == pair_windows(0, game.turns, 3)
+    assert all(len(w) == 3 for w in windows) and len(windows) == 1  # (3 turns: one set of three)
+    assert res.stars_proven and res.stars == truth.stars and replay(game, res.line).legal
+    asked.clear()
+    monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), **base, "improve_region_pairs": False})
+    S.solve_optimal(game, time_limit=30, prove=False)
+    assert asked[0][:2] == (None, pair_windows(0, game.turns))
+
+
+def test_improve_both_without_off_restart_improves_a_compensating_line_on_the_round_only(monkeypatch):
+    """3c (`improve_leftover_off_restart` false): a line that compensates is no line of the round
+    without compensation; improve_both then spends its whole budget on the round's own windows from
+    that line, instead of restarting the first pass from that round's quick line (which starts
+    below the line's stars). A line that does not compensate still gets both passes."""
+    import solver.solve as S
+
+    game = _game(((2, 5), (1, 3), (1, 4), (4, 4)))
+    params = load_params("optimal")
+    calls: list = []
+    real = S.improve_line
+
+    def spy(game_, line, budget, *args, **kwargs):
+        calls.append((game_.rules.compensation, line, budget))
+        return real(game_, line, budget, *args, **kwargs)
+
+    monkeypatch.setattr(S, "improve_line", spy)
+    start = greedy_line(game)
+    off = S._without_compensation(game)
+    # a random legal line that trades a die for a resource (found among the first seeds)
+    compensating = next(ln for ln in (random_line(game, random.Random(seed)) for seed in range(500))
+                        if replay(game, ln).legal and not replay(off, ln).legal)
+    S.improve_both(game, compensating, 3.0, params, 1, ModelOptions(), off_restart=False)
+    assert [(c[0], c[1], c[2]) for c in calls] == [("choice", compensating, 3.0)]
+    calls.clear()
+    S.improve_both(game, compensating, 3.0, params, 1, ModelOptions())
+    assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] != compensating
+    calls.clear()
+    if replay(off, start).legal:
+        S.improve_both(game, start, 3.0, params, 1, ModelOptions(), off_restart=False)
+        assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] == start
