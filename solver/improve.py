@@ -119,7 +119,8 @@ def pair_windows(first: int, turns: int, size: int = 2) -> list[tuple[int, ...]]
     consecutive turns holds only when it is wide, and a wide window's model is too large to solve
     well in its limit. Measured on bench seed 33 at 18 stars: leftover 10 -> 11 -> 12 (= its LP
     bound, so proven) by turns (1, 3), then (3, 6), where 3c's 4-turn windows stayed at 10
-    (docs/performance.md, nineteenth session)."""
+    (docs/performance.md, nineteenth session). `size`: every `size` turns instead (the region's
+    sets of three, solve.improve_by_pairs)."""
     return list(itertools.combinations(range(first, turns), size))
 
 

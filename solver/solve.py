@@ -526,7 +526,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         fixed, each within `improve_pair_deterministic_time`, all within their own budget
         (`improve_pairs_deterministic_time`, or --time-limit), stopping at `stop_at`. Measured
         on the issue-2 bench (docs/performance.md, nineteenth session): seeds 12 and 42 17 -> 18
-        stars, seed 33's leftover 10 -> 12 (its bound), where the 4-turn windows had stopped."""
+        stars, seed 33's leftover 10 -> 12 (its bound), where the 4-turn windows had stopped.
+        With `improve_region_pairs`, on the region `_region_pass` names for the best line, every
+        `improve_region_pair_turns` turns: that model is far smaller, so each set is solved well
+        within its limit (docs/performance.md, thirty-eighth session)."""
         best_line = best_so_far()
         budget = time_limit if time_limit is not None else params.get("improve_pairs_deterministic_time", 0.0)
         if not budget or line_score(game, best_line, STAR_WEIGHT) >= stop_at:
@@ -534,7 +537,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         settings = improve_settings(params)
         on_region = bool(params.get("improve_region_pairs", False))
         pair_options = _region_pass(options, best_line, settings, params)[0] if on_region else options
-        size = int(params.get("improve_region_pair_turns", 2)) if on_region else 2
+        # (never more turns than are left to play: a 2-turn round still gets its pair)
+        size = max(2, min(int(params.get("improve_region_pair_turns", 2)), game.turns - options.played_turns)) if on_region else 2
         found, used = improve_line(game, best_line, budget, _window_solver(params, workers), STAR_WEIGHT, settings,
                                    pair_options, on_better, stop_at=stop_at,
                                    windows=pair_windows(options.played_turns, game.turns, size), per_window=settings.per_pair,

@@ -400,7 +400,9 @@ def test_2c_re_solves_two_turns_at_a_time_when_the_windows_stop_below_the_bound(
     assert not without.stars_proven and without.stars < truth.stars
     monkeypatch.setattr(S, "improve_line", pairs_spy)
     res = S.solve_optimal(game, time_limit=30, prove=False)
-    assert windows_asked and windows_asked[0] == pair_windows(0, game.turns)
+    params = load_params("optimal")
+    size = params.get("improve_region_pair_turns", 2) if params.get("improve_region_pairs") else 2
+    assert windows_asked and windows_asked[0] == pair_windows(0, game.turns, size)
     assert res.stars_proven and res.stars == truth.stars
     assert replay(game, res.line).stars_total == truth.stars
 
