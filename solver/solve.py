@@ -1058,9 +1058,11 @@ def improve_both(game: Game, line: Line, budget: float, params: dict[str, Any], 
     best, spent = line, 0.0
     off = _without_compensation(game)
     # (not when the turns already played compensate: the round without compensation has no such line)
-    if _off_first(game, off, options) and (off_restart or replay(off, line).legal):
+    off_first = _off_first(game, off, options)
+    line_off = off_first and replay(off, line).legal  # the line is a line of `off` too
+    if off_first and (off_restart or line_off):
         start = line
-        if not replay(off, start).legal:  # it compensates somewhere: start from the quick line of `off`
+        if not line_off:  # it compensates somewhere: start from the quick line of `off`
             found_quick, quick = _off_quick_line(shared, off, budget, params, options)
             start = found_quick or greedy_line(off, options.played)
             spent += quick

@@ -757,6 +757,6 @@ def test_improve_both_without_off_restart_improves_a_compensating_line_on_the_ro
     S.improve_both(game, compensating, 3.0, params, 1, ModelOptions())
     assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] != compensating
     calls.clear()
-    if replay(off, start).legal:
-        S.improve_both(game, start, 3.0, params, 1, ModelOptions(), off_restart=False)
-        assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] == start
+    assert replay(off, start).legal  # (the greedy line does not compensate here)
+    S.improve_both(game, start, 3.0, params, 1, ModelOptions(), off_restart=False)
+    assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] == start
