@@ -348,7 +348,10 @@ def solve_optimal(
        the LP gave no bound (or `lp_first_star_search`).
     3. With that many stars, most leftover resources (in the split's small model when the stars
        were proven by the LP or the split and no line outside it has that many); still unproven,
-       the window improver raises the line's leftover (3c; a line source only).
+       the window improver raises the line's leftover (3c; a line source only), then HiGHS's
+       MIP is asked for lines with more (3e, `leftover_mip_lines`; a line source only). The
+       split's regions bound the leftover even when they do not prove it (`_leftover_split`),
+       so a line of 3c or 3e meeting that bound is proven.
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3.
     `speculate` (None: round.toml's `speculate`): on long rounds the star LP and then the
@@ -800,6 +803,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                 spec.cancel()
         if not leftover_proven:
             improve_leftover(stars)
+            leftover_mip_lines(game, options, stars, lines, params, workers, result)
     else:
         leftover_proven = False
     best_value = -1
@@ -929,12 +933,19 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
     a line meeting it needs no LP of k (measured on bench seed 13: 9.8 s of GLOP saved). Returns
     the proven leftover, or None (a region not proven within the limit, or no k up to
     `split_max_extras`). `rm2_options`: stage 3's model (a region of the star split, or the
-    round); `spec`: a speculative leftover solve, used when it asked the same question."""
+    round); `spec`: a speculative leftover solve, used when it asked the same question.
+
+    Unproven, the cases may still bound the round's leftover below `result.leftover_bound`: a
+    region's solve that ends at its limit still bounds its lines, and with the LP of the rest,
+    max(region's bound, LP's) bounds the round (measured on bench seed 37: 3 where the whole LP
+    says 4); `result.leftover_bound` is lowered to it, so that a later line meeting it (3c, 3e)
+    is proven."""
     max_k = int(params.get("split_max_extras", 0))
     if rm2_options.max_total_extras is not None:  # stage 3's model is itself a region of the star split
         max_k = min(max_k, rm2_options.max_total_extras)
     if max_k < 1:
         return None
+    region_bounds: dict[int, int] = {}  # k -> a proven bound on the leftover of the lines with at most k - 1
 
     def region_solved(k: int) -> bool:
         """Most leftover among the lines with at most k - 1 3-pumpkin activations: proven?"""
@@ -943,7 +954,19 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
         answer = spec.take((region, stars, hint)) if spec is not None else None
         if answer is None:
             answer = leftover_solve(game, region, stars, hint, params, time_limit, workers)
-        return _count(answer, result, lines) == "optimal"
+        status = _count(answer, result, lines)
+        if status == "infeasible":
+            region_bounds[k] = -1  # no line of the region has that many stars
+        elif answer.bound is not None:
+            region_bounds[k] = answer.bound
+        return status == "optimal"
+
+    def lower_round_bound(k: int, lp_k: LpBound) -> None:
+        """The round's leftover is at most the larger of region k's bound and the LP's of the rest."""
+        if k in region_bounds:
+            both = max(region_bounds[k], lp_k.integer_bound)
+            if result.leftover_bound is None or both < result.leftover_bound:
+                result.leftover_bound = both
 
     none_solved = region_solved(1)
     best = _best_leftover(game, lines, stars)
@@ -954,8 +977,10 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
         lp_k = rel.solve()
         if lp_k is None:
             return None
+        lower_round_bound(k, lp_k)
         if lp_k.integer_bound <= best:
             solved = none_solved if k == 1 else region_solved(k)
+            lower_round_bound(k, lp_k)
             # a better line in the region only raises the best above the LP's part
             return _best_leftover(game, lines, stars) if solved else None
     return None
@@ -1128,39 +1153,44 @@ def _off_quick_line(shared: dict[str, WindowModel], off: Game, budget: float, pa
 
 
 def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, Any], workers: int | None,
-             result: RoundResult) -> Line | None:
-    """A legal line with at least `stars` stars and no 3-pumpkin activation, found by HiGHS's MIP
-    and completed by CP-SAT, or None (stage 2e; a line finder, never a proof).
+             result: RoundResult, leftover: int | None = None) -> Line | None:
+    """A legal line with at least `stars` stars (and, given `leftover`, at least that much
+    leftover) and no 3-pumpkin activation, found by HiGHS's MIP and completed by CP-SAT, or None
+    (stages 2e and 3e; a line finder, never a proof).
 
     HiGHS (solver/mip_hint.py) gets the region's model (`max_total_extras` 0) with
     `stars >= stars` and stops at its first solution. CP-SAT then starts from it (its hint, by
     variable name) in the same region with the realms' first #s paid together
     (`first_activations_paid`: HiGHS's solutions often pay a created # with a compensation that
-    is legal only later in the turn, which the engine cannot order), maximises the stars and
-    stops at the first legal line with that many (cuts as ever); the engine replays it. No line:
-    the same once more with HiGHS on the model with that row too. Why both: measured on the
-    issue-2 bench (docs/performance.md, twenty-eighth session), either order alone lost rounds
-    the other found. Why at all: rounds whose best line stayed one or two stars below an LP
-    bound of 17-18 for 60-140 s had better lines that HiGHS's heuristics found in 8-50 s.
-    Settings (round.toml): `line_mip_max_nodes` (0: not asked), `line_mip_seconds`, a wall-clock
-    guard whose firing drops what HiGHS found (`MipHint.usable`: the same answer on any machine
-    fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit; `--time-limit`
-    does not shorten them: 2e is its own stage."""
+    is legal only later in the turn, which the engine cannot order), maximises the stars (3e:
+    the leftover) and stops at the first legal line reaching the question (cuts as ever); the
+    engine replays it. No line: the same once more with HiGHS on the model with that row too.
+    Why both: measured on the issue-2 bench (docs/performance.md, twenty-eighth session), either
+    order alone lost rounds the other found. Why at all: rounds whose best line stayed one or two
+    stars below an LP bound of 17-18 for 60-140 s had better lines that HiGHS's heuristics found
+    in 8-50 s; rounds whose leftover stayed below its bound had lines with 1-5 more (thirty-ninth
+    session). Settings (round.toml): `line_mip_max_nodes` (0: not asked), `line_mip_seconds`, a
+    wall-clock guard whose firing drops what HiGHS found (`MipHint.usable`: the same answer on any
+    machine fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit;
+    `--time-limit` does not shorten them: 2e and 3e are stages of their own."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
         return None
     limit = float(params.get("line_mip_deterministic_time", 10.0))
 
     def region(paid: bool) -> RoundModel:
-        """The lines without 3-pumpkin activations with at least `stars` stars (`paid`: with
-        `first_activations_paid`), a fresh model."""
+        """The lines without 3-pumpkin activations with at least `stars` stars (and `leftover`)
+        (`paid`: with `first_activations_paid`), a fresh model."""
         rm_ = build(game, dc_replace(options, max_total_extras=0, first_activations_paid=paid))
         rm_.model.add(rm_.stars >= stars)
+        if leftover is not None:
+            rm_.model.add(rm_.leftover >= leftover)
         return rm_
 
     for paid_in_highs in (False, True):
         asked = region(paid_in_highs)
-        found = highs_mip(asked.model, asked.stars, nodes, float(params.get("line_mip_seconds", 60.0)),
+        objective = asked.stars if leftover is None else asked.leftover
+        found = highs_mip(asked.model, objective, nodes, float(params.get("line_mip_seconds", 60.0)),
                           first_solution=True)
         if found is None or found.usable is None:
             continue
@@ -1170,14 +1200,34 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
         else:
             rm = region(True)
             hint_by_name(rm.model, asked.model, found.usable)
-        rm.model.maximize(rm.stars)
-        answer = solve_with_cuts(rm, make_solver(params, limit, workers), stop_at=stars, scale=1)
+        rm.model.maximize(rm.stars if leftover is None else rm.leftover)
+        answer = solve_with_cuts(rm, make_solver(params, limit, workers), stop_at=stars if leftover is None else leftover,
+                                 scale=1)
         result.deterministic_time += answer.deterministic_time
         result.cuts += answer.cuts
         if answer.line is not None:
             _replayed(game, answer.line)
             return answer.line
     return None
+
+
+def leftover_mip_lines(game: Game, options: ModelOptions, stars: int, lines: list[Line], params: dict[str, Any],
+                       workers: int | None, result: RoundResult) -> None:
+    """3e: the stars proven and the leftover not, after 3c's windows (which end some rounds at
+    their bound sooner): lines with one more leftover than the best of `lines` (and `stars`) from
+    HiGHS's MIP (`mip_line`), added to `lines` while they are found and below
+    `result.leftover_bound`, at most `line_mip_leftover_asks` questions. A line finder, never a
+    proof (a line meeting the bound is proven by the bound). Measured on the issue-2 bench
+    (docs/performance.md, thirty-ninth session): the best lines of 9 of 14 such rounds had 1-5
+    less leftover than lines HiGHS found in 11-58 s each."""
+    for _ in range(int(params.get("line_mip_leftover_asks", 0))):
+        best = _best_leftover(game, lines, stars)
+        if result.leftover_bound is not None and best >= result.leftover_bound:
+            return
+        found = mip_line(game, options, stars, params, workers, result, leftover=best + 1)
+        if found is None:
+            return
+        lines.append(found)
 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:

@@ -213,3 +213,57 @@ def test_a_target_question_takes_its_witness_from_highs_when_cp_sat_finds_none(m
     monkeypatch.setattr(S, "load_params", lambda q: {**real_params(q), "line_mip_max_nodes": 0})
     res = S.solve_target(game, target)
     assert res.status == "unknown" and res.line is None
+
+
+def test_mip_line_asked_for_leftover_finds_a_line_with_that_much_or_none() -> None:
+    """Stage 3e's question (solve.mip_line with `leftover`) on a 3-turn round: asked for the
+    region's proven optimum (its stars and leftover) it returns a legal line with at least both;
+    asked for one leftover more with those stars, none (the optimum is proven)."""
+    from solver.engine import replay
+    from solver.model import ModelOptions
+    from solver.solve import RoundResult, load_params, mip_line
+    game, best = _three_turns()
+    assert best.status == "optimal" and best.stars is not None and best.leftover is not None
+    params = {**load_params("optimal"), "line_mip_seconds": 600.0}
+    result = RoundResult("optimal", "unknown")
+    line = mip_line(game, ModelOptions(), best.stars, params, None, result, leftover=best.leftover)
+    assert line is not None
+    rep = replay(game, line)
+    assert rep.legal and rep.stars_total >= best.stars and rep.final.resources.total() >= best.leftover
+    assert mip_line(game, ModelOptions(), best.stars, params, None, result, leftover=best.leftover + 1) is None
+
+
+def test_3e_raises_the_leftover_one_question_at_a_time_up_to_the_bound() -> None:
+    """solve.leftover_mip_lines from the greedy line: each question asks one more than the best
+    line so far with the stars asked (the greedy line has fewer: any line with them) and its
+    line joins the lines; it stops at the bound (here the proven optimum),
+    and with no questions allowed nothing is added."""
+    import solver.solve as S
+    from solver.playout import greedy_line
+    game, best = _three_turns()
+    assert best.stars is not None and best.leftover is not None
+    params = {**S.load_params("optimal"), "line_mip_seconds": 600.0, "line_mip_leftover_asks": 20}
+    start = greedy_line(game)
+    before = S._best_leftover(game, [start], best.stars)  # (-1: the greedy line has fewer stars)
+    assert before < best.leftover  # (else nothing to ask)
+    asked: list[int] = []
+    real = S.mip_line
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["leftover"])
+        return real(*args, **kwargs)
+
+    result = S.RoundResult("optimal", "unknown")
+    result.leftover_bound = best.leftover
+    lines = [start]
+    S.mip_line = spy
+    try:
+        S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines, params, None, result)
+        assert S._best_leftover(game, lines, best.stars) == best.leftover
+        assert asked and asked == sorted(set(asked)) and asked[-1] <= best.leftover
+        assert asked[0] == before + 1
+        lines2 = [start]
+        S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines2, {**params, "line_mip_leftover_asks": 0}, None, result)
+        assert lines2 == [start]
+    finally:
+        S.mip_line = real

@@ -305,6 +305,40 @@ def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatc
         assert len(solves) == asked, bound
 
 
+def test_an_unproven_leftover_split_still_lowers_the_round_s_leftover_bound(monkeypatch) -> None:
+    """3b's region without 3-pumpkin activations ending at its limit (faked: no line, its bound
+    the true optimum) proves nothing, yet its bound and the LP of the lines with at least one
+    bound the round: `result.leftover_bound` becomes the larger of the two, below the whole LP's;
+    a region with no bound leaves the whole LP's bound as it was."""
+    import solver.solve as S
+    from solver.lp_bound import INF
+    from solver.playout import greedy_line
+
+    game = SMALL
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
+    params = S.load_params("optimal")
+    for region_bound in (truth.leftover, None):
+        rm2 = S.build(game, ModelOptions())
+        rm2.model.add(rm2.stars >= truth.stars)
+        rel = S.relaxation_of(rm2.model, rm2.leftover, params)
+        assert rel is not None
+        row = rel.add_row(extras_terms(rm2), 0, INF)
+        whole = rel.solve()
+        rel.set_bounds(row, 1, INF)
+        at_least_one = rel.solve()
+        rel.set_bounds(row, 0, INF)
+        assert whole is not None and at_least_one is not None
+        expected = whole.integer_bound if region_bound is None else max(region_bound, at_least_one.integer_bound)
+        assert region_bound is None or expected < whole.integer_bound  # (so the test can fail)
+        monkeypatch.setattr(S, "leftover_solve", lambda *a, b=region_bound, **k: S.CutSolve("unknown", None, b, 0, 0.0))
+        result = S.RoundResult("optimal", "unknown")
+        result.leftover_bound = whole.integer_bound
+        got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, [greedy_line(game)], params,
+                                30, 1, result, bound=whole.integer_bound)
+        assert got is None and result.leftover_bound == expected, region_bound
+
+
 def test_a_long_round_asks_the_leftover_split_before_the_whole_model(monkeypatch) -> None:
     """Stage 3 of a long round (`lp_first_turns`) whose model is the whole round: the leftover
     split first, and the whole model's leftover solve only if that does not prove it; a short
@@ -697,3 +731,27 @@ def test_a_leftover_the_windows_leave_below_its_bound_is_improved_two_turns_at_a
     assert replay(game, res.line).final.resources.total() == truth.leftover
     assert calls == [(pair_windows(0, 2), 2.5, S.STAR_WEIGHT * truth.stars + res.leftover_bound)]
 
+
+
+def test_stage_3e_is_asked_only_when_the_leftover_stays_unproven(monkeypatch) -> None:
+    """solve_optimal asks 3e (solve.leftover_mip_lines) with the proven stars when stage 3's
+    solves end unproven (faked: at their limit, with no line and no bound), and never when they
+    prove the leftover."""
+    import solver.solve as S
+
+    game = SMALL
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None
+    real_3e = S.leftover_mip_lines
+    asked: list[int] = []
+
+    def spy(game_, options, stars, *args, **kwargs):
+        asked.append(stars)
+        return real_3e(game_, options, stars, *args, **kwargs)
+
+    monkeypatch.setattr(S, "leftover_mip_lines", spy)
+    res = S.solve_optimal(game, 30, prove=False, speculate=False)
+    assert res.status == "optimal" and asked == []
+    monkeypatch.setattr(S, "leftover_solve", lambda *a, **k: S.CutSolve("unknown", None, None, 0, 0.0))
+    res = S.solve_optimal(game, 30, prove=False, speculate=False)
+    assert asked == [truth.stars] and res.stars == truth.stars
