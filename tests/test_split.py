@@ -250,23 +250,31 @@ def test_a_split_region_undecided_is_decided_by_star_cases_for_a_target_and_a_ce
     assert any("INFEASIBLE in each of 28 star cases" in c.detail for c in ver.checks), [c.detail for c in ver.checks]
 
 
+def _leftover_lp(stars: int, params: dict):  # type: ignore[no-untyped-def]
+    """SMALL's stage-3 model with `stars` and its leftover LP kept warm, with the row "at least
+    k 3-pumpkin activations" (k = 0 for now): (model, relaxation, row), as stage 3 builds them."""
+    import solver.solve as S
+    from solver.lp_bound import INF
+
+    rm2 = S.build(SMALL, ModelOptions())
+    rm2.model.add(rm2.stars >= stars)
+    rel = S.relaxation_of(rm2.model, rm2.leftover, params)
+    assert rel is not None
+    return rm2, rel, rel.add_row(extras_terms(rm2), 0, INF)
+
+
 def test_the_leftover_split_proves_the_most_leftover() -> None:
     """3b: with the proven star count fixed, the lines without 3-pumpkin activations are solved
     exactly and the LP with "at least k" bounds the rest: the proven leftover is the true one
     (solve_optimal proves it on the whole model of this 3-turn round), found from a greedy start."""
     import solver.solve as S
-    from solver.lp_bound import INF
     from solver.playout import greedy_line
 
     game = SMALL
     truth = _small_truth()
     assert truth.status == "optimal" and truth.stars is not None
     params = S.load_params("optimal")
-    rm2 = S.build(game, ModelOptions())
-    rm2.model.add(rm2.stars >= truth.stars)
-    rel = S.relaxation_of(rm2.model, rm2.leftover, params)
-    assert rel is not None
-    row = rel.add_row(extras_terms(rm2), 0, INF)
+    rm2, rel, row = _leftover_lp(truth.stars, params)
     whole = rel.solve()
     assert whole is not None and whole.integer_bound > truth.leftover  # the plain LP alone proves nothing
     lines = [greedy_line(game)]
@@ -281,7 +289,7 @@ def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatc
     without 3-pumpkin activations gives a line meeting it, no LP of "at least k" is asked; the
     same call without the bound asks one (so the test can fail)."""
     import solver.solve as S
-    from solver.lp_bound import INF, LpRelaxation
+    from solver.lp_bound import LpRelaxation
     from solver.playout import greedy_line
 
     game = SMALL
@@ -290,11 +298,7 @@ def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatc
     params = S.load_params("optimal")
     real_solve = LpRelaxation.solve
     for bound, asked in ((truth.leftover, 0), (None, 1)):
-        rm2 = S.build(game, ModelOptions())
-        rm2.model.add(rm2.stars >= truth.stars)
-        rel = S.relaxation_of(rm2.model, rm2.leftover, params)
-        assert rel is not None
-        row = rel.add_row(extras_terms(rm2), 0, INF)
+        rm2, rel, row = _leftover_lp(truth.stars, params)
         assert rel.solve() is not None
         solves: list[int] = []
         monkeypatch.setattr(LpRelaxation, "solve", lambda self: solves.append(1) or real_solve(self))
@@ -319,11 +323,7 @@ def test_an_unproven_leftover_split_still_lowers_the_round_s_leftover_bound(monk
     assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
     params = S.load_params("optimal")
     for region_bound in (truth.leftover, None):
-        rm2 = S.build(game, ModelOptions())
-        rm2.model.add(rm2.stars >= truth.stars)
-        rel = S.relaxation_of(rm2.model, rm2.leftover, params)
-        assert rel is not None
-        row = rel.add_row(extras_terms(rm2), 0, INF)
+        rm2, rel, row = _leftover_lp(truth.stars, params)
         whole = rel.solve()
         rel.set_bounds(row, 1, INF)
         at_least_one = rel.solve()
