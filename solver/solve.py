@@ -977,12 +977,12 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
         lp_k = rel.solve()
         if lp_k is None:
             return None
-        lower_round_bound(k, lp_k)
         if lp_k.integer_bound <= best:
             solved = none_solved if k == 1 else region_solved(k)
             lower_round_bound(k, lp_k)
             # a better line in the region only raises the best above the LP's part
             return _best_leftover(game, lines, stars) if solved else None
+        lower_round_bound(k, lp_k)
     return None
 
 

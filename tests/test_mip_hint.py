@@ -233,7 +233,7 @@ def test_mip_line_asked_for_leftover_finds_a_line_with_that_much_or_none() -> No
     assert mip_line(game, ModelOptions(), best.stars, params, None, result, leftover=best.leftover + 1) is None
 
 
-def test_3e_raises_the_leftover_one_question_at_a_time_up_to_the_bound() -> None:
+def test_3e_raises_the_leftover_one_question_at_a_time_up_to_the_bound(monkeypatch) -> None:
     """solve.leftover_mip_lines from the greedy line: each question asks one more than the best
     line so far with the stars asked (the greedy line has fewer: any line with them) and its
     line joins the lines; it stops at the bound (here the proven optimum),
@@ -256,14 +256,11 @@ def test_3e_raises_the_leftover_one_question_at_a_time_up_to_the_bound() -> None
     result = S.RoundResult("optimal", "unknown")
     result.leftover_bound = best.leftover
     lines = [start]
-    S.mip_line = spy
-    try:
-        S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines, params, None, result)
-        assert S._best_leftover(game, lines, best.stars) == best.leftover
-        assert asked and asked == sorted(set(asked)) and asked[-1] <= best.leftover
-        assert asked[0] == before + 1
-        lines2 = [start]
-        S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines2, {**params, "line_mip_leftover_asks": 0}, None, result)
-        assert lines2 == [start]
-    finally:
-        S.mip_line = real
+    monkeypatch.setattr(S, "mip_line", spy)
+    S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines, params, None, result)
+    assert S._best_leftover(game, lines, best.stars) == best.leftover
+    assert asked and asked == sorted(set(asked)) and asked[-1] <= best.leftover
+    assert asked[0] == before + 1
+    lines2 = [start]
+    S.leftover_mip_lines(game, S.ModelOptions(), best.stars, lines2, {**params, "line_mip_leftover_asks": 0}, None, result)
+    assert lines2 == [start]
