@@ -103,7 +103,8 @@ def make_solver(params: dict[str, Any], time_limit: float | None, workers: int |
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate")):
+        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate",
+                               "leftover_proof_")):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -760,6 +761,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                     rm2_options = dc_replace(left_options, max_total_extras=found_k2[0] - 1)
             rm2_hint = line if rm2_options.max_total_extras is None or line_extras(line) <= rm2_options.max_total_extras else None
             leftover_proven = False
+            kept_cases: list[LeftoverCases] = []  # 3b's cases, for 3f
 
             def leftover_by_lp_and_split(whole_bound: int | None) -> None:
                 """The LP relaxation's checked bound on leftover with that many stars (as in 2b; in
@@ -777,7 +779,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                     return
                 result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
                 if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
-                    proven_left = _leftover_split(game, left_options, rm2_options, rel, extras_row, stars, lines, params,
+                    cases = leftover_cases(game, rm2_options, rel, extras_row, params)
+                    if cases is None:
+                        return
+                    kept_cases.append(cases)
+                    proven_left = _leftover_split(game, left_options, cases, stars, lines, params,
                                                   time_limit, workers, result, bound=result.leftover_bound, spec=spec)
                     if proven_left is not None:
                         result.leftover_bound, leftover_proven = proven_left, True
@@ -804,6 +810,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if not leftover_proven:
             improve_leftover(stars)
             leftover_mip_lines(game, options, stars, lines, params, workers, result)
+            if kept_cases:
+                leftover_last_question(game, left_options, stars, lines, params, workers, result, kept_cases[-1])
     else:
         leftover_proven = False
     best_value = -1
@@ -894,15 +902,21 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 
 def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
-                   time_limit: float | None, workers: int | None, task: Speculation | None = None) -> CutSolve:
+                   time_limit: float | None, workers: int | None, task: Speculation | None = None,
+                   floor: int | None = None, lb_tree: bool = False) -> CutSolve:
     """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
-    started from `hint`; `task`: run as a speculative solve (solver/speculate.py)."""
+    started from `hint`; `task`: run as a speculative solve (solver/speculate.py); `floor`: only
+    the lines with at least that much leftover (3f); `lb_tree`: CP-SAT's LP-tree search."""
     rm = build(game, options)
     rm.model.add(rm.stars >= stars)
+    if floor is not None:
+        rm.model.add(rm.leftover >= floor)
     rm.model.maximize(rm.leftover)
     if hint is not None:
         rm.hint_line(hint)
     solver = make_solver(params, time_limit, workers)
+    if lb_tree:
+        solver.parameters.optimize_with_lb_tree_search = True
     if task is not None:
         task.solver(solver)
     return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None)
@@ -918,7 +932,63 @@ def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
     return answer.status
 
 
-def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions, rel: LpRelaxation, extras_row: int,
+@dataclass
+class LeftoverCases:
+    """Stage 3's cases on 3-pumpkin activations as 3b left them, for 3f (`leftover_last_question`):
+    the leftover LP of stage 3's model at the proven stars with its row on their count, that LP's
+    integer bound for "at least k of them" (None: it reached no optimum), and a proven bound on
+    the leftover of the region "at most k - 1" (-1: no line there has that many stars)."""
+
+    game: Game
+    model_options: ModelOptions  # stage 3's model (the LP's)
+    rel: LpRelaxation
+    extras_row: int
+    max_k: int  # the largest k asked (split_max_extras, or stage 3's own region)
+    lps: dict[int, int | None] = field(default_factory=dict)
+    region_bounds: dict[int, int] = field(default_factory=dict)
+    star_rel: tuple[LpRelaxation, int] | None = None  # the star LP of the same model and its row (3f)
+
+    def lp(self, k: int) -> int | None:
+        """The leftover LP's integer bound of the lines with at least k 3-pumpkin activations
+        (asked once, warm; None: no optimum)."""
+        if k not in self.lps:
+            self.rel.set_bounds(self.extras_row, k, INF)
+            lp_k = self.rel.solve()
+            self.lps[k] = None if lp_k is None else lp_k.integer_bound
+        return self.lps[k]
+
+
+    def rest_bound(self, k: int, stars: int, params: dict[str, Any]) -> int | None:
+        """A proven bound on the leftover of the lines with at least k 3-pumpkin activations and
+        `stars` stars: the leftover LP's; where that LP reached no optimum (infeasible, often: no
+        such line), -1 when the star LP of those lines (checked from its duals) is below
+        `stars`; None: neither. Measured on bench seed 37 (18 stars): the leftover LP of at
+        least 2 reached no optimum, the star LP of at least 2 is 17.5."""
+        lp_k = self.lp(k)
+        if lp_k is not None:
+            return lp_k
+        if self.star_rel is None:
+            rs = lp_model(self.game, self.model_options)
+            rel = relaxation_of(rs.model, rs.stars, leftover_lp_params(params))
+            if rel is None:
+                return None
+            self.star_rel = (rel, rel.add_row(extras_terms(rs), 0, INF))
+        rel, row = self.star_rel
+        rel.set_bounds(row, k, INF)
+        star_lp = rel.solve()
+        return -1 if star_lp is not None and star_lp.integer_bound < stars else None
+
+
+def leftover_cases(game: Game, rm2_options: ModelOptions, rel: LpRelaxation, extras_row: int,
+                   params: dict[str, Any]) -> LeftoverCases | None:
+    """3b's cases for stage 3's model `rm2_options` (None: split off, `split_max_extras` < 1)."""
+    max_k = int(params.get("split_max_extras", 0))
+    if rm2_options.max_total_extras is not None:  # stage 3's model is itself a region of the star split
+        max_k = min(max_k, rm2_options.max_total_extras)
+    return LeftoverCases(game, rm2_options, rel, extras_row, max_k) if max_k >= 1 else None
+
+
+def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
                     workers: int | None, result: RoundResult, bound: int | None = None,
                     spec: Speculation | None = None) -> int | None:
@@ -932,20 +1002,16 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
     6.75 / 1.5 for k = 0..3. `bound`: a proven bound on the round's leftover (the whole LP's):
     a line meeting it needs no LP of k (measured on bench seed 13: 9.8 s of GLOP saved). Returns
     the proven leftover, or None (a region not proven within the limit, or no k up to
-    `split_max_extras`). `rm2_options`: stage 3's model (a region of the star split, or the
-    round); `spec`: a speculative leftover solve, used when it asked the same question.
+    `split_max_extras`). `cases`: stage 3's LP and its cases (`leftover_cases`: of a region of
+    the star split, or of the round), kept for 3f; `spec`: a speculative leftover solve, used
+    when it asked the same question.
 
     Unproven, the cases may still bound the round's leftover below `result.leftover_bound`: a
     region's solve that ends at its limit still bounds its lines, and with the LP of the rest,
     max(region's bound, LP's) bounds the round (measured on bench seed 37: 3 where the whole LP
     says 4); `result.leftover_bound` is lowered to it, so that a later line meeting it (3c, 3e)
     is proven."""
-    max_k = int(params.get("split_max_extras", 0))
-    if rm2_options.max_total_extras is not None:  # stage 3's model is itself a region of the star split
-        max_k = min(max_k, rm2_options.max_total_extras)
-    if max_k < 1:
-        return None
-    region_bounds: dict[int, int] = {}  # k -> a proven bound on the leftover of the lines with at most k - 1
+    region_bounds = cases.region_bounds  # k -> a proven bound on the leftover of the lines with at most k - 1
 
     def region_solved(k: int) -> bool:
         """Most leftover among the lines with at most k - 1 3-pumpkin activations: proven?"""
@@ -961,29 +1027,31 @@ def _leftover_split(game: Game, options: ModelOptions, rm2_options: ModelOptions
             region_bounds[k] = answer.bound
         return status == "optimal"
 
-    def lower_round_bound(k: int, lp_k: LpBound) -> None:
-        """The round's leftover is at most the larger of region k's bound and the LP's of the rest."""
-        if k in region_bounds:
-            both = max(region_bounds[k], lp_k.integer_bound)
-            if result.leftover_bound is None or both < result.leftover_bound:
-                result.leftover_bound = both
-
     none_solved = region_solved(1)
     best = _best_leftover(game, lines, stars)
     if bound is not None and best >= bound:
         return best  # the line found meets the proven bound
-    for k in range(1, max_k + 1):
-        rel.set_bounds(extras_row, k, INF)
-        lp_k = rel.solve()
+    for k in range(1, cases.max_k + 1):
+        lp_k = cases.lp(k)
         if lp_k is None:
             return None
-        if lp_k.integer_bound <= best:
+        if lp_k <= best:
             solved = none_solved if k == 1 else region_solved(k)
-            lower_round_bound(k, lp_k)
+            _lower_round_bound(result, cases, k)
             # a better line in the region only raises the best above the LP's part
             return _best_leftover(game, lines, stars) if solved else None
-        lower_round_bound(k, lp_k)
+        _lower_round_bound(result, cases, k)
     return None
+
+
+def _lower_round_bound(result: RoundResult, cases: LeftoverCases, k: int, rest: int | None = None) -> None:
+    """The round's leftover is at most the larger of region k's bound and the bound of the rest
+    (the LP's of at least k 3-pumpkin activations, or `rest`)."""
+    rest = cases.lps.get(k) if rest is None else rest
+    if k in cases.region_bounds and rest is not None:
+        both = max(cases.region_bounds[k], rest)
+        if result.leftover_bound is None or both < result.leftover_bound:
+            result.leftover_bound = both
 
 
 def region_portfolio_params(params: dict[str, Any]) -> dict[str, Any] | None:
@@ -1228,6 +1296,44 @@ def leftover_mip_lines(game: Game, options: ModelOptions, stars: int, lines: lis
         if found is None:
             return
         lines.append(found)
+
+
+def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines: list[Line], params: dict[str, Any],
+                           workers: int | None, result: RoundResult, cases: LeftoverCases) -> None:
+    """3f: the stars proven and the leftover still not, after 3e's lines: 3b's question asked
+    once more of the best line as it now is, with a floor and more time. k is the smallest
+    count whose lines with at least k 3-pumpkin activations have at most the best leftover
+    (`LeftoverCases.rest_bound`); the lines with at most k - 1 are asked "most leftover, at
+    least one more than the best" (`leftover_proof_deterministic_time`, then CP-SAT's LP-tree
+    search, `leftover_proof_lb_tree_deterministic_time`; 0: not asked). INFEASIBLE bounds that
+    region by the best, so the round: proven. A line found there raises the best; its optimum
+    is the round's. Unproven, the region's bound at the limit still lowers the round's.
+    `options`: stage 3's (`first_activations_paid`); the limits are 3f's own, as 2e's and 3e's
+    (`--time-limit` does not shorten them). Measured on the issue-2 bench (docs/performance.md,
+    fortieth session): proven where 3b's region at its limit was not, seeds 19, 25, 37 in
+    18-24 det-s, seed 6 by the LP-tree search in 11.5."""
+    for key, lb_tree in (("leftover_proof_deterministic_time", False), ("leftover_proof_lb_tree_deterministic_time", True)):
+        budget = float(params.get(key, 0) or 0)
+        best = _best_leftover(game, lines, stars)
+        if budget <= 0 or (result.leftover_bound is not None and best >= result.leftover_bound):
+            continue
+        for k in range(1, cases.max_k + 1):
+            rest = cases.rest_bound(k, stars, params)
+            if rest is not None and rest <= best:
+                break
+        else:
+            return  # no k whose rest is below the best line
+        if cases.region_bounds.get(k, best + 1) <= best:
+            _lower_round_bound(result, cases, k, rest)  # 3b's region at its limit already says so
+            continue
+        answer = leftover_solve(game, dc_replace(options, max_total_extras=k - 1), stars, None, params, budget, workers,
+                                floor=best + 1, lb_tree=lb_tree)
+        status = _count(answer, result, lines)
+        # the region's lines below the floor have at most the best; those above, the solve's bound
+        region = best if status == "infeasible" else None if answer.bound is None else max(best, answer.bound)
+        if region is not None:
+            cases.region_bounds[k] = min(cases.region_bounds.get(k, region), region)
+            _lower_round_bound(result, cases, k, rest)
 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:

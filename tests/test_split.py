@@ -278,7 +278,7 @@ def test_the_leftover_split_proves_the_most_leftover() -> None:
     whole = rel.solve()
     assert whole is not None and whole.integer_bound > truth.leftover  # the plain LP alone proves nothing
     lines = [greedy_line(game)]
-    got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, lines, params, 30, 1,
+    got = S._leftover_split(game, ModelOptions(), S.leftover_cases(game, rm2.options, rel, row, params), truth.stars, lines, params, 30, 1,
                             S.RoundResult("optimal", "unknown"))
     assert got == truth.leftover
     assert S._best_leftover(game, lines, truth.stars) == truth.leftover  # a line shows it
@@ -302,7 +302,7 @@ def test_the_leftover_split_stops_when_a_line_meets_the_round_s_bound(monkeypatc
         assert rel.solve() is not None
         solves: list[int] = []
         monkeypatch.setattr(LpRelaxation, "solve", lambda self: solves.append(1) or real_solve(self))
-        got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, [greedy_line(game)], params, 30, 1,
+        got = S._leftover_split(game, ModelOptions(), S.leftover_cases(game, rm2.options, rel, row, params), truth.stars, [greedy_line(game)], params, 30, 1,
                                 S.RoundResult("optimal", "unknown"), bound=bound)
         monkeypatch.setattr(LpRelaxation, "solve", real_solve)
         assert got == truth.leftover
@@ -334,7 +334,7 @@ def test_an_unproven_leftover_split_still_lowers_the_round_s_leftover_bound(monk
         monkeypatch.setattr(S, "leftover_solve", lambda *a, b=region_bound, **k: S.CutSolve("unknown", None, b, 0, 0.0))
         result = S.RoundResult("optimal", "unknown")
         result.leftover_bound = whole.integer_bound
-        got = S._leftover_split(game, ModelOptions(), rm2.options, rel, row, truth.stars, [greedy_line(game)], params,
+        got = S._leftover_split(game, ModelOptions(), S.leftover_cases(game, rm2.options, rel, row, params), truth.stars, [greedy_line(game)], params,
                                 30, 1, result, bound=whole.integer_bound)
         assert got is None and result.leftover_bound == expected, region_bound
 
@@ -733,25 +733,81 @@ def test_a_leftover_the_windows_leave_below_its_bound_is_improved_two_turns_at_a
 
 
 
-def test_stage_3e_is_asked_only_when_the_leftover_stays_unproven(monkeypatch) -> None:
-    """solve_optimal asks 3e (solve.leftover_mip_lines) with the proven stars when stage 3's
-    solves end unproven (faked: at their limit, with no line and no bound), and never when they
-    prove the leftover."""
+def test_stages_3e_and_3f_are_asked_only_when_the_leftover_stays_unproven(monkeypatch) -> None:
+    """solve_optimal asks 3e (solve.leftover_mip_lines), then 3f (solve.leftover_last_question)
+    with 3b's cases, with the proven stars when stage 3's solves end unproven (faked: at their
+    limit, with no line and no bound), and never when they prove the leftover."""
     import solver.solve as S
 
     game = SMALL
     truth = _small_truth()
     assert truth.status == "optimal" and truth.stars is not None
-    real_3e = S.leftover_mip_lines
-    asked: list[int] = []
+    real_3e, real_3f = S.leftover_mip_lines, S.leftover_last_question
+    asked: list[tuple[str, int]] = []
 
-    def spy(game_, options, stars, *args, **kwargs):
-        asked.append(stars)
+    def spy_3e(game_, options, stars, *args, **kwargs):
+        asked.append(("3e", stars))
         return real_3e(game_, options, stars, *args, **kwargs)
 
-    monkeypatch.setattr(S, "leftover_mip_lines", spy)
+    def spy_3f(game_, options, stars, lines, params, workers, result, cases):
+        assert isinstance(cases, S.LeftoverCases) and 1 in cases.lps  # 3b asked the LP of at least one
+        asked.append(("3f", stars))
+        return real_3f(game_, options, stars, lines, params, workers, result, cases)
+
+    monkeypatch.setattr(S, "leftover_mip_lines", spy_3e)
+    monkeypatch.setattr(S, "leftover_last_question", spy_3f)
     res = S.solve_optimal(game, 30, prove=False, speculate=False)
     assert res.status == "optimal" and asked == []
     monkeypatch.setattr(S, "leftover_solve", lambda *a, **k: S.CutSolve("unknown", None, None, 0, 0.0))
     res = S.solve_optimal(game, 30, prove=False, speculate=False)
-    assert asked == [truth.stars] and res.stars == truth.stars
+    assert asked == [("3e", truth.stars), ("3f", truth.stars)] and res.stars == truth.stars
+
+
+def test_3f_proves_the_leftover_3b_left_open_and_only_then() -> None:
+    """3f (solve.leftover_last_question) from SMALL's optimal line with only the whole LP's bound
+    (above it): the region its LPs name is INFEASIBLE with one leftover more, so the round's bound
+    falls to the line's (proven); with 3f's limits at 0 nothing is asked and the bound stays."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.line is not None
+    params = S.load_params("optimal")
+    for limits, expected in ((1.0, truth.leftover), (0.0, None)):
+        asked = {**params, "leftover_proof_deterministic_time": limits, "leftover_proof_lb_tree_deterministic_time": limits}
+        rm2, rel, row = _leftover_lp(truth.stars, params)
+        whole = rel.solve()
+        assert whole is not None and whole.integer_bound > truth.leftover  # (so the test can fail)
+        result = S.RoundResult("optimal", "unknown")
+        result.leftover_bound = whole.integer_bound
+        cases = S.leftover_cases(SMALL, rm2.options, rel, row, params)
+        assert cases is not None
+        lines = [truth.line]
+        S.leftover_last_question(SMALL, ModelOptions(first_activations_paid=True), truth.stars, lines, asked, 1, result, cases)
+        assert result.leftover_bound == (whole.integer_bound if expected is None else expected), limits
+        assert lines == [truth.line]  # no line has more
+
+
+def test_3f_s_rest_is_empty_when_the_star_lp_of_those_lines_is_below_the_stars() -> None:
+    """`LeftoverCases.rest_bound`: the leftover LP of "at least k 3-pumpkin activations" when it
+    has an optimum; without one (faked), -1 exactly when the star LP of those lines is below
+    the stars asked, else None (nothing proven)."""
+    import solver.solve as S
+    from solver.lp_bound import INF
+
+    truth = _small_truth()
+    assert truth.stars is not None
+    params = S.load_params("optimal")
+    rm2, rel, row = _leftover_lp(truth.stars, params)
+    cases = S.leftover_cases(SMALL, rm2.options, rel, row, params)
+    assert cases is not None
+    lp_1 = cases.lp(1)
+    assert lp_1 is not None and cases.rest_bound(1, truth.stars, params) == lp_1
+    rs = S.lp_model(SMALL, rm2.options)
+    star_rel = S.relaxation_of(rs.model, rs.stars, S.leftover_lp_params(params))
+    assert star_rel is not None
+    star_rel.add_row(extras_terms(rs), 2, INF)
+    star_lp = star_rel.solve()
+    assert star_lp is not None and star_lp.integer_bound < truth.stars
+    cases.lps[2] = None  # the leftover LP of at least 2 reached no optimum
+    assert cases.rest_bound(2, star_lp.integer_bound + 1, params) == -1
+    assert cases.rest_bound(2, star_lp.integer_bound, params) is None
