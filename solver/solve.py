@@ -98,13 +98,17 @@ def one_worker(params: dict[str, Any], workers: int | None) -> bool:
     return int(workers if workers is not None else params.get("num_workers", 1)) == 1
 
 
+#: the prefixes of round.toml's keys that are the solver's own settings, not CP-SAT's parameters
+OWN_SETTINGS = ("quick_", "improve_", "lp_", "leftover_lp_", "leftover_proof_", "split_", "mip_hint_", "line_mip_",
+                "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate")
+
+
 def make_solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
     """A CP-SAT solver with the question's parameters (solver/params/round.toml), a deterministic
     time limit and the worker count (1: the same input gives the same answer)."""
     solver = cp_model.CpSolver()
     for key, value in params.items():
-        if key.startswith(("quick_", "improve_", "lp_", "leftover_lp_", "split_", "mip_hint_", "line_mip_", "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate",
-                               "leftover_proof_")):
+        if key.startswith(OWN_SETTINGS):
             continue  # our own settings, not CP-SAT's
         setattr(solver.parameters, key, value)
     if time_limit is not None:
@@ -350,9 +354,10 @@ def solve_optimal(
     3. With that many stars, most leftover resources (in the split's small model when the stars
        were proven by the LP or the split and no line outside it has that many); still unproven,
        the window improver raises the line's leftover (3c; a line source only), then HiGHS's
-       MIP is asked for lines with more (3e, `leftover_mip_lines`; a line source only). The
-       split's regions bound the leftover even when they do not prove it (`_leftover_split`),
-       so a line of 3c or 3e meeting that bound is proven.
+       MIP is asked for lines with more (3e, `leftover_mip_lines`; a line source only), and
+       the split's region the best line needs is asked once more, longer (3f,
+       `leftover_last_question`). The split's regions bound the leftover even when they do not
+       prove it (`_leftover_split`), so a line of 3c or 3e meeting that bound is proven.
     Measured: asking for stars alone first proves far faster than the weighted objective
     (docs/performance.md). The time limit applies to each of 2 and 3.
     `speculate` (None: round.toml's `speculate`): on long rounds the star LP and then the
@@ -903,10 +908,10 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
-                   floor: int | None = None, lb_tree: bool = False) -> CutSolve:
+                   floor: int | None = None) -> CutSolve:
     """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
     started from `hint`; `task`: run as a speculative solve (solver/speculate.py); `floor`: only
-    the lines with at least that much leftover (3f); `lb_tree`: CP-SAT's LP-tree search."""
+    the lines with at least that much leftover (3f)."""
     rm = build(game, options)
     rm.model.add(rm.stars >= stars)
     if floor is not None:
@@ -915,8 +920,6 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
     if hint is not None:
         rm.hint_line(hint)
     solver = make_solver(params, time_limit, workers)
-    if lb_tree:
-        solver.parameters.optimize_with_lb_tree_search = True
     if task is not None:
         task.solver(solver)
     return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None)
@@ -956,7 +959,6 @@ class LeftoverCases:
             lp_k = self.rel.solve()
             self.lps[k] = None if lp_k is None else lp_k.integer_bound
         return self.lps[k]
-
 
     def rest_bound(self, k: int, stars: int, params: dict[str, Any]) -> int | None:
         """A proven bound on the leftover of the lines with at least k 3-pumpkin activations and
@@ -1301,18 +1303,19 @@ def leftover_mip_lines(game: Game, options: ModelOptions, stars: int, lines: lis
 def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines: list[Line], params: dict[str, Any],
                            workers: int | None, result: RoundResult, cases: LeftoverCases) -> None:
     """3f: the stars proven and the leftover still not, after 3e's lines: 3b's question asked
-    once more of the best line as it now is, with a floor and more time. k is the smallest
-    count whose lines with at least k 3-pumpkin activations have at most the best leftover
-    (`LeftoverCases.rest_bound`); the lines with at most k - 1 are asked "most leftover, at
-    least one more than the best" (`leftover_proof_deterministic_time`, then CP-SAT's LP-tree
-    search, `leftover_proof_lb_tree_deterministic_time`; 0: not asked). INFEASIBLE bounds that
-    region by the best, so the round: proven. A line found there raises the best; its optimum
-    is the round's. Unproven, the region's bound at the limit still lowers the round's.
-    `options`: stage 3's (`first_activations_paid`); the limits are 3f's own, as 2e's and 3e's
-    (`--time-limit` does not shorten them). Measured on the issue-2 bench (docs/performance.md,
-    fortieth session): proven where 3b's region at its limit was not, seeds 19, 25, 37 in
-    18-24 det-s, seed 6 by the LP-tree search in 11.5."""
-    for key, lb_tree in (("leftover_proof_deterministic_time", False), ("leftover_proof_lb_tree_deterministic_time", True)):
+    once more of the best line as it now is, with more time. k is the smallest count whose
+    lines with at least k 3-pumpkin activations have at most the best leftover
+    (`LeftoverCases.rest_bound`); the lines with at most k - 1 are asked "most leftover", without
+    a hint (`leftover_proof_deterministic_time`), then, still open, "most leftover, at least one
+    more than the best" (`leftover_proof_floor_deterministic_time`; 0: a question not asked).
+    The region's proven optimum, or INFEASIBLE with the floor (the region's leftover is at most
+    the best), proves the round's. Unproven, the region's bound at the limit still lowers the
+    round's. `options`: stage 3's (`first_activations_paid`); the limits are 3f's own, as 2e's
+    and 3e's (`--time-limit` does not shorten them). Why both questions: measured on the issue-2
+    bench (docs/performance.md, fortieth session), the first proves seeds 3, 6, 12, 16, 25, 37
+    in 8-30 det-s where 3b's (hinted, 10 det-s) did not; with the floor it proved seed 19 (23.7)
+    and not 3, 12 or 16 within 30."""
+    for key, floored in (("leftover_proof_deterministic_time", False), ("leftover_proof_floor_deterministic_time", True)):
         budget = float(params.get(key, 0) or 0)
         best = _best_leftover(game, lines, stars)
         if budget <= 0 or (result.leftover_bound is not None and best >= result.leftover_bound):
@@ -1327,10 +1330,12 @@ def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines:
             _lower_round_bound(result, cases, k, rest)  # 3b's region at its limit already says so
             continue
         answer = leftover_solve(game, dc_replace(options, max_total_extras=k - 1), stars, None, params, budget, workers,
-                                floor=best + 1, lb_tree=lb_tree)
+                                floor=best + 1 if floored else None)
         status = _count(answer, result, lines)
-        # the region's lines below the floor have at most the best; those above, the solve's bound
-        region = best if status == "infeasible" else None if answer.bound is None else max(best, answer.bound)
+        if status == "infeasible":  # with the floor: at most the best; without: no line there has the stars
+            region: int | None = best if floored else -1
+        else:  # (with the floor, the region's lines below it have at most the best)
+            region = None if answer.bound is None else max(best, answer.bound) if floored else answer.bound
         if region is not None:
             cases.region_bounds[k] = min(cases.region_bounds.get(k, region), region)
             _lower_round_bound(result, cases, k, rest)

@@ -763,17 +763,19 @@ def test_stages_3e_and_3f_are_asked_only_when_the_leftover_stays_unproven(monkey
     assert asked == [("3e", truth.stars), ("3f", truth.stars)] and res.stars == truth.stars
 
 
-def test_3f_proves_the_leftover_3b_left_open_and_only_then() -> None:
+def test_3f_proves_the_leftover_3b_left_open_by_either_question() -> None:
     """3f (solve.leftover_last_question) from SMALL's optimal line with only the whole LP's bound
-    (above it): the region its LPs name is INFEASIBLE with one leftover more, so the round's bound
-    falls to the line's (proven); with 3f's limits at 0 nothing is asked and the bound stays."""
+    (above it): the region its LPs name has that line's leftover as its proven optimum (the
+    first question), or is INFEASIBLE with one leftover more (the second, with the floor), so
+    the round's bound falls to the line's (proven); with both limits at 0 nothing is asked and
+    the bound stays."""
     import solver.solve as S
 
     truth = _small_truth()
     assert truth.status == "optimal" and truth.stars is not None and truth.line is not None
     params = S.load_params("optimal")
-    for limits, expected in ((1.0, truth.leftover), (0.0, None)):
-        asked = {**params, "leftover_proof_deterministic_time": limits, "leftover_proof_lb_tree_deterministic_time": limits}
+    for limits, proven in (((1.0, 0.0), True), ((0.0, 1.0), True), ((0.0, 0.0), False)):
+        asked = {**params, "leftover_proof_deterministic_time": limits[0], "leftover_proof_floor_deterministic_time": limits[1]}
         rm2, rel, row = _leftover_lp(truth.stars, params)
         whole = rel.solve()
         assert whole is not None and whole.integer_bound > truth.leftover  # (so the test can fail)
@@ -783,8 +785,8 @@ def test_3f_proves_the_leftover_3b_left_open_and_only_then() -> None:
         assert cases is not None
         lines = [truth.line]
         S.leftover_last_question(SMALL, ModelOptions(first_activations_paid=True), truth.stars, lines, asked, 1, result, cases)
-        assert result.leftover_bound == (whole.integer_bound if expected is None else expected), limits
-        assert lines == [truth.line]  # no line has more
+        assert result.leftover_bound == (truth.leftover if proven else whole.integer_bound), limits
+        assert S._best_leftover(SMALL, lines, truth.stars) == truth.leftover  # no line has more
 
 
 def test_3f_s_rest_is_empty_when_the_star_lp_of_those_lines_is_below_the_stars() -> None:
