@@ -766,13 +766,13 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                     rm2_options = dc_replace(left_options, max_total_extras=found_k2[0] - 1)
             rm2_hint = line if rm2_options.max_total_extras is None or line_extras(line) <= rm2_options.max_total_extras else None
             leftover_proven = False
-            kept_cases: list[LeftoverCases] = []  # 3b's cases, for 3f
+            kept_cases: LeftoverCases | None = None  # 3b's cases, for 3f
 
             def leftover_by_lp_and_split(whole_bound: int | None) -> None:
                 """The LP relaxation's checked bound on leftover with that many stars (as in 2b; in
                 the split's region it is a bound of the round too: no line outside has that many
                 stars), then, while the best line is below it, the leftover split (3b)."""
-                nonlocal leftover_proven
+                nonlocal leftover_proven, kept_cases
                 rl = lp_model(game, rm2_options)  # stage 3's lines and more (lp_options), none with fewer stars
                 rl.model.add(rl.stars >= stars)
                 rel = relaxation_of(rl.model, rl.leftover, leftover_lp_params(params))
@@ -784,11 +784,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                     return
                 result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
                 if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
-                    cases = leftover_cases(game, rm2_options, rel, extras_row, params)
-                    if cases is None:
+                    kept_cases = leftover_cases(game, rm2_options, rel, extras_row, params)
+                    if kept_cases is None:
                         return
-                    kept_cases.append(cases)
-                    proven_left = _leftover_split(game, left_options, cases, stars, lines, params,
+                    proven_left = _leftover_split(game, left_options, kept_cases, stars, lines, params,
                                                   time_limit, workers, result, bound=result.leftover_bound, spec=spec)
                     if proven_left is not None:
                         result.leftover_bound, leftover_proven = proven_left, True
@@ -815,8 +814,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if not leftover_proven:
             improve_leftover(stars)
             leftover_mip_lines(game, options, stars, lines, params, workers, result)
-            if kept_cases:
-                leftover_last_question(game, left_options, stars, lines, params, workers, result, kept_cases[-1])
+            if kept_cases is not None:
+                leftover_last_question(game, left_options, stars, lines, params, workers, result, kept_cases)
     else:
         leftover_proven = False
     best_value = -1
