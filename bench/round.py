@@ -59,7 +59,7 @@ def one_round(seed: int, keys: list[str], rolls: tuple, rules: RuleSet, played_t
         res = solve_optimal(game, time_limit=time_limit, options=options, prove=False, speculate=speculate)
     wall = time.perf_counter() - t0
     print(f"seed {seed} {keys} {res.status} stars={res.stars} bound={res.star_bound} leftover={res.leftover} "
-          f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s", file=sys.stderr, flush=True)
+          f"leftover_bound={res.leftover_bound} cuts={res.cuts} {wall:.2f}s det={res.deterministic_time:.2f}", file=sys.stderr, flush=True)
     return seed, keys, res, wall
 
 

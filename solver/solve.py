@@ -27,6 +27,7 @@ from .improve import ImproveSettings, WindowModel, improve_line, line_score, pai
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .mip_hint import highs_mip, hint_by_name, hint_values
 from .model import ModelOptions, RoundModel
+from .cut_repair import CutRepair, repair_questions, solve_pinned
 from .speculate import Speculation, spare_core
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
 from .star_cases import CaseAnswer, case_lp_bounds, refute_by_cases
@@ -99,7 +100,7 @@ def one_worker(params: dict[str, Any], workers: int | None) -> bool:
 
 
 #: the prefixes of round.toml's keys that are the solver's own settings, not CP-SAT's parameters
-OWN_SETTINGS = ("quick_", "improve_", "lp_", "leftover_lp_", "leftover_proof_", "split_", "mip_hint_", "line_mip_",
+OWN_SETTINGS = ("quick_", "improve_", "cut_repair_", "lp_", "leftover_lp_", "leftover_proof_", "split_", "mip_hint_", "line_mip_",
                 "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate")
 
 
@@ -277,6 +278,7 @@ def solve_with_cuts(
     stop_at: int | None = None,
     scale: int = STAR_WEIGHT,
     cancelled: threading.Event | None = None,
+    repair: CutRepair | None = None,
 ) -> CutSolve:
     """Solve; when the model's optimum has a turn with no legal order, cut that play off and
     solve again. Returns (status, best legal line, proven objective bound, cuts, deterministic
@@ -286,18 +288,20 @@ def solve_with_cuts(
 
     The model is a relaxation of the rules and every cut removes only plays the engine proved
     illegal in every order, so each solve's bound is valid for every legal line. `cancelled`
-    (a speculative solve, solver/speculate.py): set, no further solve is started."""
+    (a speculative solve, solver/speculate.py): set, no further solve is started. `repair`
+    (solver/cut_repair.py): before solving again after a cut optimum, look for a legal line with
+    the same objective near the cut play."""
     assert not rm.options.free_compensation, "lines are never taken from the LP's model"
     budget = solver.parameters.max_deterministic_time
     try:
-        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale, cancelled)
+        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale, cancelled, repair)
     finally:
         solver.parameters.max_deterministic_time = budget
 
 
 def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
                      progress: Callable[[int, int], None] | None, stop_at: int | None, scale: int,
-                     cancelled: threading.Event | None = None) -> CutSolve:
+                     cancelled: threading.Event | None = None, repair: CutRepair | None = None) -> CutSolve:
     cuts = 0
     spent = 0.0
     keeper = _LineKeeper(rm, progress, stop_at, scale)
@@ -306,7 +310,8 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
         if cancelled is not None and cancelled.is_set():
             return CutSolve("unknown", None, None, cuts, spent)
         status = solver.solve(rm.model, keeper)
-        spent += solver.deterministic_time
+        this_solve = solver.deterministic_time
+        spent += this_solve
         if status == cp_model.INFEASIBLE:
             return CutSolve("infeasible", None, None, cuts, spent)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) or (status == cp_model.UNKNOWN and search_started(solver)):
@@ -326,7 +331,22 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
         cuts += 1
         if cuts > MAX_CUTS or (budget and spent >= budget):
             return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
+        asked = repair_questions(rm, solver, found, repair) if repair is not None and this_solve >= repair.after else None
         rm.forbid_history(solver, found)
+        if asked is not None and repair is not None:
+            values, steps = asked
+            for pinned in steps:
+                if (cancelled is not None and cancelled.is_set()) or (budget and spent >= budget):
+                    break
+                spent += solve_pinned(rm, solver, values, pinned, min(repair.budget, budget - spent) if budget else repair.budget,
+                                      keeper)
+                best = keeper.best
+                if best is not None and best[0] >= bound:
+                    return CutSolve("optimal", best[1], bound, cuts, spent)
+                if best is not None and stop_at is not None and best[0] >= stop_at:
+                    return CutSolve("unknown", best[1], bound, cuts, spent)
+            if budget and spent >= budget:
+                return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         if budget:
             solver.parameters.max_deterministic_time = max(0.1, budget - spent)
 
@@ -667,7 +687,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
-        status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1)
+        status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1,
+                                                                repair=CutRepair.from_params(params))
         if status == "infeasible":
             raise ModelDisagreement("the model has no line at all (the empty line is always legal)")
         result.params, result.cuts = effective_params(solver), cuts
@@ -851,7 +872,7 @@ def _solve_into(rm: RoundModel, params: dict[str, Any], time_limit: float | None
                 result: RoundResult, lines: list[Line], **kwargs: Any) -> tuple[str, int | None]:
     """One stage's solve (with the cut loop): its cuts and time go to `result`, its line to
     `lines`; returns (status, proven objective bound)."""
-    answer = solve_with_cuts(rm, make_solver(params, time_limit, workers), **kwargs)
+    answer = solve_with_cuts(rm, make_solver(params, time_limit, workers), repair=CutRepair.from_params(params), **kwargs)
     return _count(answer, result, lines), answer.bound
 
 
@@ -871,7 +892,7 @@ def _case_solver(params: dict[str, Any], time_limit: float | None, workers: int 
     def solve_case(rm: RoundModel) -> CaseAnswer:
         rm.model.maximize(rm.stars)
         solver = make_solver(params, limit, workers)
-        status, found, _, cuts, used = solve_with_cuts(rm, solver, scale=1)
+        status, found, _, cuts, used = solve_with_cuts(rm, solver, scale=1, repair=CutRepair.from_params(params))
         result.cuts += cuts
         result.deterministic_time += used
         if found is not None:
@@ -921,7 +942,8 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
     solver = make_solver(params, time_limit, workers)
     if task is not None:
         task.solver(solver)
-    return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None)
+    return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None,
+                           repair=CutRepair.from_params(params))
 
 
 def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
@@ -1269,7 +1291,7 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
             hint_by_name(rm.model, asked.model, found.usable)
         rm.model.maximize(rm.stars if leftover is None else rm.leftover)
         answer = solve_with_cuts(rm, make_solver(params, limit, workers), stop_at=stars if leftover is None else leftover,
-                                 scale=1)
+                                 scale=1, repair=CutRepair.from_params(params))
         result.deterministic_time += answer.deterministic_time
         result.cuts += answer.cuts
         if answer.line is not None:
@@ -1403,7 +1425,7 @@ def _most_at_most(rm: RoundModel, stars: int, params: dict[str, Any], time_limit
     activation, not decided as INFEASIBLE in 60 det-s, its maximum proven in 9.2)."""
     rm.model.maximize(rm.stars)
     solver = make_solver(params, time_limit, workers)
-    status, line, bound, cuts, used = solve_with_cuts(rm, solver, scale=1)
+    status, line, bound, cuts, used = solve_with_cuts(rm, solver, scale=1, repair=CutRepair.from_params(params))
     if line is not None and replay(rm.game, line).stars_total > stars:
         raise ModelDisagreement(f"a legal line with more than {stars} stars exists:\n{line.to_text()}")
     proven = status == "infeasible" or (bound is not None and bound <= stars)  # a valid bound (a relaxation)
@@ -1502,7 +1524,7 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
     t0 = time.perf_counter()
-    status, line, bound, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    status, line, bound, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target, repair=CutRepair.from_params(params))
     result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
     result.deterministic_time = used
@@ -1552,7 +1574,7 @@ def _target_by_split(game: Game, target: int, lp: LpBound, params: dict[str, Any
     rm.model.add(rm.stars >= target)
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
-    status, line, _, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target)
+    status, line, _, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target, repair=CutRepair.from_params(params))
     result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras),
                          star_bound=lp.integer_bound, cuts=cuts, deterministic_time=used)
     if line is not None:
