@@ -495,7 +495,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if hint is not None:  # the best line that is a line of the region (the quick line is)
             rmr.hint_line(hint)
         status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit,
-                                        None if portfolio else workers, result, lines, progress=star_progress, scale=1)
+                                        None if portfolio else workers, result, lines, progress=star_progress, scale=1,
+                                        stop_at=result.star_bound)
         if question is not None:
             regions_asked.add(question)
         if status_r == "optimal" and bound_r is not None:
