@@ -12,7 +12,7 @@ legal line (the cut removes only illegal plays). The bounds of the pinned solves
 
 Measured on the bundled game's round 2 (docs/performance.md, forty-first session): the region
 solve's optimum of 17 stars was cut twice and the solve ended at 16 after 60 det-s; pinning turns
-1-2 (three turns before the illegal turn 5 set free) found a legal 17 in 1.1 det-s.
+1-2 (turns 3 and 4, before the illegal turn 5, set free) found a legal 17 in 1.1 det-s.
 """
 from __future__ import annotations
 
