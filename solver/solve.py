@@ -306,6 +306,16 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
     spent = 0.0
     keeper = _LineKeeper(rm, progress, stop_at, scale)
     bound: int | None = None
+
+    def settled() -> CutSolve | None:
+        """The answer once the best legal line meets the bound (optimal) or `stop_at`, else None."""
+        best = keeper.best
+        if best is not None and bound is not None and best[0] >= bound:
+            return CutSolve("optimal", best[1], bound, cuts, spent)
+        if best is not None and stop_at is not None and best[0] >= stop_at:
+            return CutSolve("unknown", best[1], bound, cuts, spent)
+        return None
+
     while True:
         if cancelled is not None and cancelled.is_set():
             return CutSolve("unknown", None, None, cuts, spent)
@@ -318,11 +328,9 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
             # the bound is valid even when no solution was found (the model is a relaxation)
             b = int(solver.best_objective_bound)
             bound = b if bound is None else min(bound, b)
+        if (done := settled()) is not None:
+            return done
         best = keeper.best
-        if best is not None and bound is not None and best[0] >= bound:
-            return CutSolve("optimal", best[1], bound, cuts, spent)
-        if best is not None and stop_at is not None and best[0] >= stop_at:
-            return CutSolve("unknown", best[1], bound, cuts, spent)
         if status != cp_model.OPTIMAL:
             return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         found = decode_line(rm, solver)
@@ -340,12 +348,10 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
                     break
                 spent += solve_pinned(rm, solver, values, pinned, min(repair.budget, budget - spent) if budget else repair.budget,
                                       keeper)
-                best = keeper.best
-                if best is not None and best[0] >= bound:
-                    return CutSolve("optimal", best[1], bound, cuts, spent)
-                if best is not None and stop_at is not None and best[0] >= stop_at:
-                    return CutSolve("unknown", best[1], bound, cuts, spent)
+                if (done := settled()) is not None:
+                    return done
             if budget and spent >= budget:
+                best = keeper.best
                 return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         if budget:
             solver.parameters.max_deterministic_time = max(0.1, budget - spent)
