@@ -89,6 +89,11 @@ class ModelOptions:
     #: (docs/performance.md, eleventh session): there it proved 3 more rounds; in the star
     #: stages it only changed CP-SAT's path (three proven rounds 2-7x slower, none gained)
     first_activations_paid: bool = False
+    #: compensation's condition counts the card's costly placements too (Parks' last sites,
+    #: Scythe's bottom cells): with such a placement open and its realm not activated, the
+    #: compensated die needs an order in which the held resources could not pay it
+    #: (`RoundModel._costly_placements_unpaid`)
+    costly_compensation: bool = True
     #: redundant rows that only help an LP relaxation (Ark Nova's circle-by-circle crossings,
     #: the stars-for-#s rows of Pendulum and Feast for Odin, `RealmEncoder.stars_within_count_bound`):
     #: asked by the LP bounds' model (`solve.lp_options`), not by CP-SAT's models. Measured on the
@@ -156,6 +161,10 @@ class RealmEncoder:
         #: 2's rightmost realm, `RoundModel.stars_after`). Empty: the realm does not say.
         self.event_stars: dict[int, LinearExpr] = {}
         self.can_take: Callable[[int, int], Lit] | None = None
+        #: the card's placements that cost resources: costly_takes(t, v) lists (literal, cost),
+        #: the literal forced true when, at the start of turn t, an unchanged # of value v has
+        #: such a placement here (None: the card has none)
+        self.costly_takes: Callable[[int, int], list[tuple[Lit, Resources]]] | None = None
         self.decode_choice: Callable[[cp_model.CpSolver, Event], Choice] | None = None
         self.choice_lits: Callable[[Event, Choice], list[Lit]] | None = None
         self.decode_end: Callable[[cp_model.CpSolver, int], Choice | None] | None = None
@@ -450,6 +459,8 @@ class RoundModel:
             if len(self.encoders) > 1 and options.first_activations_paid:
                 self._first_activations_paid(t)
         self.final_res = self.res_end[-1]
+        if self.comp and options.costly_compensation and not options.free_compensation:
+            self._costly_placements_unpaid()
         # stars, capped per realm
         cap = game.rules.star_cap
         self.realm_stars = []
@@ -502,6 +513,47 @@ class RoundModel:
     def played_turns(self) -> int:
         """How many turns are fixed as played (`ModelOptions.played`); tricks leave them alone."""
         return self.options.played_turns
+
+    def _costly_placements_unpaid(self) -> None:
+        """Compensation's condition for the placements that cost (`RealmEncoder.costly_takes`):
+        a die compensated while such a placement of its value is open in a realm not activated
+        that turn needs the held resources short of its cost at that moment. The moment's
+        resources are at least the turn's start plus, for every other realm, the lowest point
+        of its own activations of the turn in their order (each pays, then gains; whatever
+        came before the compensation is a prefix of them), so a legal line keeps the row in
+        any order. Found on the bundled game's round 2: an optimum compensated a 6 while Parks'
+        last site (2 coins) was payable in every order; the engine could order no such play."""
+        m = self.model
+        lowest: dict[tuple[int, int, str], Any] = {}
+
+        def low_point(t: int, o: int, K: str) -> Any:
+            if (t, o, K) not in lowest:
+                enc = self.encoders[o]
+                run, points = 0, [0]
+                for e in enc.turn_events(t):
+                    run = run + enc.gain.get(e.index, {}).get(K, 0) - _pay(enc, e, K)
+                    points.append(run)
+                z = m.new_int_var(-self.RES_MAX, 0, f"{K}[lowest change,t{t + 1},{enc.realm.key}]")
+                m.add_min_equality(z, points)
+                lowest[t, o, K] = z
+            return lowest[t, o, K]
+
+        for (t, k, K), lit in self.comp.items():
+            v = self.game.rolls[t][k]
+            for r, enc in enumerate(self.encoders):
+                if enc.costly_takes is None:
+                    continue
+                for n, (open_, cost) in enumerate(enc.costly_takes(t, v)):
+                    short = []
+                    for J in KINDS:
+                        if not cost.get(J):
+                            continue
+                        held = (self.res_end[t - 1][J] if t else 0) + sum(
+                            low_point(t, o, J) for o in range(len(self.encoders)) if o != r)
+                        y = m.new_bool_var(f"compensate_short[t{t + 1},die{k + 1},{K},{enc.realm.key},{n},{J}]")
+                        m.add(held <= cost.get(J) - 1).only_enforce_if(y)
+                        short.append(y)
+                    m.add_bool_or([~lit, enc.activated(t), ~open_] + short)
 
     def _first_activations_paid(self, t: int) -> None:
         """Every realm's first # of turn t is paid before the last of them, L: from the turn's

@@ -137,6 +137,16 @@ class Parks(Realm):
                 ge_cache[key] = enc.reify_or([visit[e.i, t, j] for j in range(i, len(self.trails[t]))], "visit_ge", e.tag, f"trail{t + 1}", f"site{i + 1}")
             return ge_cache[key]
 
+        passed_cache: dict = {}
+
+        def passed(turn: int, t: int, i: int):
+            """Literal: some # before turn `turn` visited site i of trail t or a site right of it."""
+            if (turn, t, i) not in passed_cache:
+                passed_cache[turn, t, i] = enc.reify_or(
+                    [enc.both(visit_ge(e, t, i), e.before(turn), "passed_by", e.tag, f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}") for e in enc.events],
+                    "passed", f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}")
+            return passed_cache[turn, t, i]
+
         def can_take(turn: int, v: int):
             # a cost-free site v not yet passed at the start of the turn forces "placeable"
             z = enc.bool("placeable", f"t{turn + 1}", v)
@@ -147,11 +157,17 @@ class Parks(Realm):
                 if turn == 0:
                     m.add(z == 1)
                     continue
-                passed = enc.reify_or(
-                    [enc.both(visit_ge(e, t, i), e.before(turn), "passed_by", e.tag, f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}") for e in enc.events],
-                    "passed", f"t{turn + 1}", f"trail{t + 1}", f"site{i + 1}")
-                m.add_bool_or([passed, z])
+                m.add_bool_or([passed(turn, t, i), z])
             return z
+
+        def costly_takes(turn: int, v: int):
+            # a trail's last site v (it costs) is open while nobody reached it
+            out = []
+            for t in T:
+                i = self.site(t, v)
+                if i is not None and i == len(self.trails[t]) - 1:
+                    out.append((enc.true if turn == 0 else ~passed(turn, t, i), self.last_cost[t]))
+            return out
 
         def decode(solver, e):
             for t in T:
@@ -173,6 +189,7 @@ class Parks(Realm):
             return [on_trail[e.i, t]]
 
         enc.can_take = can_take
+        enc.costly_takes = costly_takes
         enc.decode_choice = decode
         enc.choice_lits = lits
 

@@ -148,6 +148,26 @@ class Scythe(Realm):
                 marked_cache[key] = z
             return marked_cache[key]
 
+        bottom_cache: dict = {}
+
+        def bottom_marked_before(turn: int, c: int):
+            if (turn, c) not in bottom_cache:
+                z = enc.bool("bottom_marked", f"t{turn + 1}", f"column{c + 1}")
+                m.add(z == sum(x for e in enc.events if e.t < turn for x in bottom_marks_of(e, c)))
+                bottom_cache[turn, c] = z
+            return bottom_cache[turn, c]
+
+        def bottom_marks_of(e, c):
+            return [mark[e.i, c, r] for r in rows if r in ("bottom", "both")]
+
+        def costly_takes(turn: int, v: int):
+            # default reading: the bottom cell showing v (it costs) is open while unmarked; with
+            # scythe_bottom=same-column a bottom cell comes only with its free top cell
+            if same:
+                return []
+            c = self.bottom.index(v)
+            return [(~bottom_marked_before(turn, c), self.cost[c])]
+
         def can_take(turn: int, v: int):
             # a top cell costs nothing: the top cell showing v, unmarked at the start of the turn
             # (every bottom cell has a cost, so it never forces this)
@@ -168,6 +188,7 @@ class Scythe(Realm):
             return [sum(mark[e.i, c, row] for c in C)]
 
         enc.can_take = can_take
+        enc.costly_takes = costly_takes
         enc.decode_choice = decode
         enc.choice_lits = lits
 
