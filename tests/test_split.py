@@ -23,6 +23,9 @@ from conftest import make_game
 
 #: three turns whose optimum (5 stars) CP-SAT proves on the whole model; the split proves it too
 SMALL = make_game(("libertalia", "parks", "wurfelwelten"), [(1, 1), (1, 3), (2, 6)])
+#: the model without compensation's costly rows (ModelOptions.costly_compensation), for a test
+#: that pins the solver's path as it was measured
+LOOSE = ModelOptions(costly_compensation=False)
 
 
 @lru_cache(maxsize=None)
@@ -594,7 +597,10 @@ def test_a_region_unproven_from_its_hint_is_refuted_by_star_cases(monkeypatch) -
 
     monkeypatch.setattr(S, "refute_by_cases", spy_refute)
     regions = _only_the_greedy_line_before_the_split(monkeypatch, fail_regions=1, star_cases=True)
-    res = S.solve_optimal(SMALL, 30, prove=False)
+    # the path asked here (a 4-star line, so the region's hinted solve first) is the model's
+    # without compensation's costly rows; with them an earlier solve finds 5 stars at once and
+    # the star cases come first (test_the_needed_region_s_star_cases_come_before_its_own_solve)
+    res = S.solve_optimal(SMALL, 30, prove=False, options=LOOSE)
     assert res.status == "optimal" and res.stars == truth.stars == 5
     assert asked[-1][:4] == (0, 5, "INFEASIBLE", len(star_cases([6, 6, 6], 6))) == (0, 5, "INFEASIBLE", 28)
     assert any(n < cases for *_, cases, n in asked)  # some cases refuted by the LP, no CP-SAT
@@ -604,7 +610,7 @@ def test_a_region_unproven_from_its_hint_is_refuted_by_star_cases(monkeypatch) -
 
     asked.clear()
     monkeypatch.setattr(S, "load_params", lambda q, real=S.load_params: {**real(q), "star_cases_deterministic_time": 0})
-    res = S.solve_optimal(SMALL, 30, prove=False)
+    res = S.solve_optimal(SMALL, 30, prove=False, options=LOOSE)
     assert res.status == "optimal" and not asked  # switched off in the parameters
 
 
