@@ -153,12 +153,9 @@ class Scythe(Realm):
         def bottom_marked_before(turn: int, c: int):
             if (turn, c) not in bottom_cache:
                 z = enc.bool("bottom_marked", f"t{turn + 1}", f"column{c + 1}")
-                m.add(z == sum(x for e in enc.events if e.t < turn for x in bottom_marks_of(e, c)))
+                m.add(z == sum(mark[e.i, c, r] for e in enc.events if e.t < turn for r in rows if r in ("bottom", "both")))
                 bottom_cache[turn, c] = z
             return bottom_cache[turn, c]
-
-        def bottom_marks_of(e, c):
-            return [mark[e.i, c, r] for r in rows if r in ("bottom", "both")]
 
         def costly_takes(turn: int, v: int):
             # default reading: the bottom cell showing v (it costs) is open while unmarked; with
