@@ -15,10 +15,16 @@ them), so that its solution is one CP-SAT can keep, or nearly. It only points CP
 every answer still comes from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its
 "infeasible" proves nothing here (floating point) and is not used.
 
-Determinism: HiGHS is deterministic with one thread; its node limit is the work limit. Its time
-limit is a guard against a root node that never ends on large models; when it fires, whatever
-HiGHS found is dropped (`MipHint.usable`), so the same input gives the same answer on any machine
-fast enough to finish within the guard.
+Determinism: HiGHS is deterministic with one thread. Its work limits are its node limit (the
+tree) and a count of its limit checks at the root node (`max_checks`: HiGHS calls its MIP
+interrupt callback at each check, at fixed points of its search, many of them while it works
+on the root node; the callback stops it at the n-th made before the first branching; measured
+here, 0.5-2 a wall second at the root, where a 500-node tree makes about two a node). A run
+stopped by either ends in the same state on any machine, and what it found is used. Until the
+forty-third session the root node was bounded by a wall-clock limit only, and bench rounds 12
+and 43 ended optimal or unknown with the machine's load. The time limit stays as a last guard,
+far above what the work limits take here; if it ever fires, whatever HiGHS found is dropped
+(`MipHint.usable`), so the answer cannot depend on how far it got.
 """
 from __future__ import annotations
 
@@ -41,6 +47,7 @@ class MipHint:
     values: tuple[int, ...] | None
     objective: float | None
     seconds: float
+    checks: int = 0  # HiGHS's limit checks made at its root node
 
     @property
     def usable(self) -> tuple[int, ...] | None:
@@ -51,22 +58,25 @@ class MipHint:
 
 #: HiGHS's status when its wall-clock guard stopped it
 TIME_LIMIT = "Time limit reached"
+#: the status shown when the count of HiGHS's limit checks stopped it (HiGHS says "Interrupted by user")
+WORK_LIMIT = "Work limit reached"
 
 
 def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, Any], deterministic_limit: float | None,
                     objective_bound: float | None = None, first_solution: bool = False) -> str | None:
-    """The question's HiGHS hint (settings `mip_hint_max_nodes`, 0 or absent: not asked, and
-    `mip_hint_seconds` in solver/params/round.toml): HiGHS gets as many wall seconds as CP-SAT
-    gets deterministic ones (`deterministic_limit`), at most `mip_hint_seconds`; a usable
-    solution replaces the model's hint. Returns HiGHS's status for the answer (None: not asked
-    or a model it cannot take)."""
+    """The question's HiGHS hint (settings in solver/params/round.toml: `mip_hint_max_nodes`, 0 or
+    absent: not asked; `mip_hint_max_checks`, HiGHS's limit checks, at most
+    `mip_hint_checks_per_second` per deterministic second CP-SAT gets (`deterministic_limit`);
+    `mip_hint_seconds`, the wall-clock guard); a usable solution replaces the model's hint.
+    Returns HiGHS's status for the answer (None: not asked or a model it cannot take)."""
     nodes = int(params.get("mip_hint_max_nodes", 0) or 0)
     if nodes <= 0:
         return None
-    guard = float(params.get("mip_hint_seconds", 60.0))
-    if deterministic_limit:
-        guard = min(guard, float(deterministic_limit))
-    found = highs_mip(model, objective, nodes, guard, objective_bound=objective_bound, first_solution=first_solution)
+    checks = int(params.get("mip_hint_max_checks", 0) or 0)
+    if deterministic_limit and checks:
+        checks = max(1, min(checks, int(float(deterministic_limit) * float(params.get("mip_hint_checks_per_second", 1.0)))))
+    found = highs_mip(model, objective, nodes, float(params.get("mip_hint_seconds", 600.0)), objective_bound=objective_bound,
+                      first_solution=first_solution, max_checks=checks)
     if found is None:
         return None
     if found.usable is not None:
@@ -76,9 +86,12 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
 
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
               objective_bound: float | None = None, exact_max: bool = False,
-              first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None) -> MipHint | None:
-    """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes,
-    `time_guard` wall seconds at most). `objective_bound`: a value no solution can beat (it stops
+              first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
+              max_checks: int = 0) -> MipHint | None:
+    """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
+    `max_checks` limit checks at its root node at most, 0: no count; `time_guard` wall seconds,
+    the last guard).
+    `objective_bound`: a value no solution can beat (it stops
     at the first solution reaching it); `first_solution`: stop at the first solution (a
     feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
     solve's `Speculation.stoppable`; HiGHS then checks for it in its interrupt callbacks, which
@@ -107,14 +120,28 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     if stop_with is not None:
         h.HandleUserInterrupt = True
         stop_with(h.cancelSolve)
+    checks = 0  # limit checks while at the root node (the tree has its node limit)
+
+    def count_check(event: Any) -> None:
+        """HiGHS's MIP interrupt callback, called at each of its limit checks: stop at the n-th
+        made at the root node."""
+        nonlocal checks
+        if event.data_out.mip_node_count == 0:
+            checks += 1
+            if max_checks and checks >= max_checks:
+                event.interrupt()
+
+    h.cbMipInterrupt.subscribe(count_check)
     h.run()
     info = h.getInfo()
     values = None
     if info.primal_solution_status:  # a feasible MIP solution (within HiGHS's tolerances)
         values = tuple(int(round(x)) for x in h.getSolution().col_value[:len(model.proto.variables)])  # no selectors
     status = status_name(h.modelStatusToString(h.getModelStatus()), values is not None)
+    if status == "Interrupted by user" and max_checks and checks >= max_checks:
+        status = WORK_LIMIT
     return MipHint(status, values, float(info.objective_function_value) if values is not None else None,
-                   time.perf_counter() - t0)
+                   time.perf_counter() - t0, checks)
 
 
 def status_name(highs_status: str, found: bool) -> str:

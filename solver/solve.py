@@ -1265,9 +1265,10 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
     order alone lost rounds the other found. Why at all: rounds whose best line stayed one or two
     stars below an LP bound of 17-18 for 60-140 s had better lines that HiGHS's heuristics found
     in 8-50 s; rounds whose leftover stayed below its bound had lines with 1-5 more (thirty-ninth
-    session). Settings (round.toml): `line_mip_max_nodes` (0: not asked), `line_mip_seconds`, a
-    wall-clock guard whose firing drops what HiGHS found (`MipHint.usable`: the same answer on any
-    machine fast enough), and `line_mip_deterministic_time`, each CP-SAT completion's limit;
+    session). Settings (round.toml): `line_mip_max_nodes` (0: not asked) and
+    `line_mip_max_checks`, HiGHS's work limits (the same stop on any machine),
+    `line_mip_seconds`, a last wall-clock guard whose firing drops what HiGHS found
+    (`MipHint.usable`), and `line_mip_deterministic_time`, each CP-SAT completion's limit;
     `--time-limit` does not shorten them: 2e and 3e are stages of their own."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
@@ -1286,7 +1287,8 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
     for paid_in_highs in (False, True):
         asked = region(paid_in_highs)
         objective = asked.stars if leftover is None else asked.leftover
-        found = highs_mip(asked.model, objective, nodes, float(params.get("line_mip_seconds", 60.0)),
+        found = highs_mip(asked.model, objective, nodes, float(params.get("line_mip_seconds", 600.0)),
+                          max_checks=int(params.get("line_mip_max_checks", 0) or 0),
                           first_solution=True)
         if found is None or found.usable is None:
             continue

@@ -128,6 +128,27 @@ def test_a_guard_stop_gives_no_hint() -> None:
     assert MipHint("Optimal", (1, 2), 3.0, 0.5).usable == (1, 2)
 
 
+def test_a_count_of_highs_limit_checks_stops_it_the_same_way_on_every_run() -> None:
+    """`max_checks` is a work limit, not a clock: HiGHS stopped at its n-th limit check ends in the
+    same state each time (status, checks, what it found), and what it found stays usable; without
+    the count the same MIP runs on to its optimum, past n checks (so the count did stop it)."""
+    from solver.engine import Game
+    from solver.mip_hint import WORK_LIMIT
+    from solver.model import ModelOptions
+    from solver.realms import get_realm
+    from solver.rules import RuleSet
+    from solver.solve import build
+    game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1)), RuleSet())
+    rm = build(game, ModelOptions(max_total_extras=0))
+    whole = highs_mip(rm.model, rm.stars, 1000, 600)
+    assert whole is not None and whole.status == "Optimal" and whole.checks > 5
+    runs = [highs_mip(rm.model, rm.stars, 1000, 600, max_checks=5) for _ in range(2)]
+    assert runs[0] is not None and runs[1] is not None
+    assert runs[0].status == WORK_LIMIT and runs[0].checks >= 5
+    assert (runs[0].status, runs[0].checks, runs[0].values) == (runs[1].status, runs[1].checks, runs[1].values)
+    assert runs[0].usable == runs[0].values
+
+
 def test_hint_from_highs_follows_the_settings() -> None:
     from solver.mip_hint import hint_from_highs
     m, objective, xs = knapsack()
@@ -166,6 +187,35 @@ def _three_turns():  # type: ignore[no-untyped-def]
     game = Game(tuple(get_realm(k) for k in ("libertalia", "parks", "wurfelwelten")), ((3, 5), (1, 1), (6, 2)),
                 RuleSet(compensation="choice"))
     return game, solve_optimal(game, options=ModelOptions(max_total_extras=0), prove=False, speculate=False)
+
+
+def test_the_line_finders_stop_highs_by_work_not_by_the_clock(monkeypatch) -> None:
+    """Stages 2e / 3e (solve.mip_line) and the campaign hint (hint_from_highs) give HiGHS the
+    settings' count of root-node limit checks, and a wall-clock guard far above what that count
+    takes here (so a loaded machine does not change what HiGHS finds)."""
+    import solver.solve as S
+    from solver import mip_hint
+    from solver.model import ModelOptions
+    seen: list[tuple[float, int]] = []
+
+    def spy(model, objective, max_nodes, time_guard, **kw):  # type: ignore[no-untyped-def]
+        seen.append((time_guard, kw.get("max_checks", 0)))
+        return None
+
+    for section in ("optimal", "target"):
+        params = S.load_params(section)
+        assert params["line_mip_max_checks"] > 0 and params["line_mip_seconds"] >= 300
+    monkeypatch.setattr(S, "highs_mip", spy)
+    game, _ = _three_turns()
+    assert S.mip_line(game, ModelOptions(), 1, S.load_params("optimal"), None, S.RoundResult("optimal", "unknown")) is None
+    assert seen and all(checks == S.load_params("optimal")["line_mip_max_checks"] and guard >= 300 for guard, checks in seen)
+    seen.clear()
+    monkeypatch.setattr(mip_hint, "highs_mip", spy)
+    m, objective, _ = knapsack()
+    target = S.load_params("target")
+    assert target["mip_hint_seconds"] >= 300
+    mip_hint.hint_from_highs(m, objective, target, 5.0)
+    assert seen == [(target["mip_hint_seconds"], int(5.0 * target["mip_hint_checks_per_second"]))]
 
 
 def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
