@@ -19,10 +19,10 @@ Determinism: HiGHS is deterministic with one thread. Its work limits are its nod
 tree) and a count of its limit checks at the root node (`max_checks`: HiGHS calls its MIP
 interrupt callback at each check, at fixed points of its search, many of them while it works
 on the root node; the callback stops it at the n-th made before the first branching; measured
-here, 0.5-2 a wall second at the root, where a 500-node tree makes about two a node). A run
+here, 0.2-2 a wall second at the root, where a 500-node tree makes about two a node). A run
 stopped by either ends in the same state on any machine, and what it found is used. Until the
 forty-third session the root node was bounded by a wall-clock limit only, and bench rounds 12
-and 43 ended optimal or unknown with the machine's load. The time limit stays as a last guard,
+and 31 changed answers with the machine's load. The time limit stays as a last guard,
 far above what the work limits take here; if it ever fires, whatever HiGHS found is dropped
 (`MipHint.usable`), so the answer cannot depend on how far it got.
 """
@@ -65,8 +65,9 @@ WORK_LIMIT = "Work limit reached"
 def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, Any], deterministic_limit: float | None,
                     objective_bound: float | None = None, first_solution: bool = False) -> str | None:
     """The question's HiGHS hint (settings in solver/params/round.toml: `mip_hint_max_nodes`, 0 or
-    absent: not asked; `mip_hint_max_checks`, HiGHS's limit checks, at most
-    `mip_hint_checks_per_second` per deterministic second CP-SAT gets (`deterministic_limit`);
+    absent: not asked; `mip_hint_max_checks`, HiGHS's root-node limit checks, at most
+    `mip_hint_checks_per_second` per deterministic second CP-SAT gets (`deterministic_limit`),
+    for a MIP of `mip_hint_checks_nonzeros` nonzeros (`root_check_limit`);
     `mip_hint_seconds`, the wall-clock guard); a usable solution replaces the model's hint.
     Returns HiGHS's status for the answer (None: not asked or a model it cannot take)."""
     nodes = int(params.get("mip_hint_max_nodes", 0) or 0)
@@ -76,7 +77,8 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
     if deterministic_limit and checks:
         checks = max(1, min(checks, int(float(deterministic_limit) * float(params.get("mip_hint_checks_per_second", 1.0)))))
     found = highs_mip(model, objective, nodes, float(params.get("mip_hint_seconds", 600.0)), objective_bound=objective_bound,
-                      first_solution=first_solution, max_checks=checks)
+                      first_solution=first_solution, max_checks=checks,
+                      checks_nonzeros=int(params.get("mip_hint_checks_nonzeros", 0) or 0))
     if found is None:
         return None
     if found.usable is not None:
@@ -87,10 +89,11 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
               objective_bound: float | None = None, exact_max: bool = False,
               first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
-              max_checks: int = 0) -> MipHint | None:
+              max_checks: int = 0, checks_nonzeros: int = 0) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
-    `max_checks` limit checks at its root node at most, 0: no count; `time_guard` wall seconds,
-    the last guard).
+    `max_checks` limit checks at its root node at most, 0: no count; with `checks_nonzeros`,
+    that count is for a MIP of that many nonzeros and scales as the square of the size ratio,
+    `root_check_limit`; `time_guard` wall seconds, the last guard).
     `objective_bound`: a value no solution can beat (it stops
     at the first solution reaching it); `first_solution`: stop at the first solution (a
     feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
@@ -106,6 +109,8 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     except Unsupported:
         return None
     n = len(lo)
+    if max_checks and checks_nonzeros:
+        max_checks = root_check_limit(max_checks, checks_nonzeros, sum(len(row.coeffs) for row in rows))
     lp = highs_lp(lo, hi, rows, c)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
     h = quiet_highs()
@@ -142,6 +147,17 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
         status = WORK_LIMIT
     return MipHint(status, values, float(info.objective_function_value) if values is not None else None,
                    time.perf_counter() - t0, checks)
+
+
+def root_check_limit(checks: int, at_nonzeros: int, nonzeros: int) -> int:
+    """The root checks a MIP of `nonzeros` gets, `checks` being the count for one of
+    `at_nonzeros`: scaled as the square of the size ratio, at least 1. Why: a root check costs
+    more on a larger MIP, about as that square (measured, issue-2 bench, several solves sharing
+    the two cores: 0.06-0.24 s a check at 18 000 nonzeros, rounds without Feast for Odin, and
+    0.5-2 s at 43 000-57 000, rounds with it), so the count stays near the same wall time; one
+    count for every size cut the small MIPs' roots at a fifth of that (bench seeds 5, 6, 45,
+    whose roots need 84-292 checks, 12-28 s)."""
+    return max(1, round(checks * (at_nonzeros / max(1, nonzeros)) ** 2))
 
 
 def status_name(highs_status: str, found: bool) -> str:

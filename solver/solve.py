@@ -1289,6 +1289,7 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
         objective = asked.stars if leftover is None else asked.leftover
         found = highs_mip(asked.model, objective, nodes, float(params.get("line_mip_seconds", 600.0)),
                           max_checks=int(params.get("line_mip_max_checks", 0) or 0),
+                          checks_nonzeros=int(params.get("line_mip_checks_nonzeros", 0) or 0),
                           first_solution=True)
         if found is None or found.usable is None:
             continue

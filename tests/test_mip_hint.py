@@ -149,6 +149,16 @@ def test_a_count_of_highs_limit_checks_stops_it_the_same_way_on_every_run() -> N
     assert runs[0].usable == runs[0].values
 
 
+def test_smaller_mips_get_more_root_checks_as_the_square_of_their_size() -> None:
+    """A root check costs more on a larger MIP (measured: about as the square of its nonzeros),
+    so the count is scaled to keep about the same work at every size, never below one check."""
+    from solver.mip_hint import root_check_limit
+    assert root_check_limit(100, 50_000, 50_000) == 100
+    assert root_check_limit(100, 50_000, 25_000) == 400
+    assert root_check_limit(100, 50_000, 100_000) == 25
+    assert root_check_limit(1, 50_000, 10_000_000) == 1
+
+
 def test_hint_from_highs_follows_the_settings() -> None:
     from solver.mip_hint import hint_from_highs
     m, objective, xs = knapsack()
@@ -199,6 +209,7 @@ def test_the_line_finders_stop_highs_by_work_not_by_the_clock(monkeypatch) -> No
     seen: list[tuple[float, int]] = []
 
     def spy(model, objective, max_nodes, time_guard, **kw):  # type: ignore[no-untyped-def]
+        assert kw.get("checks_nonzeros", 0) > 0  # (the count is scaled to the MIP's size)
         seen.append((time_guard, kw.get("max_checks", 0)))
         return None
 

@@ -713,6 +713,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             break
         found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 600.0)),
                           max_checks=int(params.get("line_mip_max_checks", 0) or 0),
+                          checks_nonzeros=int(params.get("line_mip_checks_nonzeros", 0) or 0),
                           objective_bound=win, first_solution=True,
                           stop_with=task.stoppable if task is not None else None)
         if found is None:
