@@ -207,10 +207,11 @@ def test_the_line_finders_stop_highs_by_work_not_by_the_clock(monkeypatch) -> No
     from solver import mip_hint
     from solver.model import ModelOptions
     seen: list[tuple[float, int]] = []
+    scaled: list[int] = []
 
     def spy(model, objective, max_nodes, time_guard, **kw):  # type: ignore[no-untyped-def]
-        assert kw.get("checks_nonzeros", 0) > 0  # (the count is scaled to the MIP's size)
         seen.append((time_guard, kw.get("max_checks", 0)))
+        scaled.append(kw.get("checks_nonzeros", 0))
         return None
 
     for section in ("optimal", "target"):
@@ -220,13 +221,16 @@ def test_the_line_finders_stop_highs_by_work_not_by_the_clock(monkeypatch) -> No
     game, _ = _three_turns()
     assert S.mip_line(game, ModelOptions(), 1, S.load_params("optimal"), None, S.RoundResult("optimal", "unknown")) is None
     assert seen and all(checks == S.load_params("optimal")["line_mip_max_checks"] and guard >= 300 for guard, checks in seen)
+    assert all(n == S.load_params("optimal")["line_mip_checks_nonzeros"] > 0 for n in scaled)  # (scaled to the MIP's size)
     seen.clear()
+    scaled.clear()
     monkeypatch.setattr(mip_hint, "highs_mip", spy)
     m, objective, _ = knapsack()
     target = S.load_params("target")
     assert target["mip_hint_seconds"] >= 300
     mip_hint.hint_from_highs(m, objective, target, 5.0)
     assert seen == [(target["mip_hint_seconds"], int(5.0 * target["mip_hint_checks_per_second"]))]
+    assert scaled == [target["mip_hint_checks_nonzeros"]]
 
 
 def test_mip_line_finds_a_line_with_the_stars_asked_or_none() -> None:
