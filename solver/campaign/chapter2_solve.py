@@ -683,8 +683,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     a proof), asked first (`line_mip_first`) or when CP-SAT left the question unknown: for each
     model of `_line_regions` (the lines with at most k 3-pumpkin activations, k in
     `line_mip_regions`, or with `line_mip_cases` their count cases), HiGHS's first solution
-    (round.toml's `line_mip_max_nodes` nodes and `line_mip_max_checks` limit checks at most, its
-    work limits; `line_mip_seconds`, a last wall-clock guard whose firing drops what it found) becomes CP-SAT's hint in that model, and CP-SAT solves,
+    (round.toml's `line_mip_max_nodes` nodes and `line_mip_max_checks` root checks at most, its
+    work limits; `line_mip_seconds`, a last wall-clock guard whose firing drops what it found)
+    becomes CP-SAT's hint in that model, and CP-SAT solves,
     orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
     together (more cases must not spend more). Returns (the line, HiGHS's statuses per model,
     CP-SAT's deterministic seconds, cuts).
