@@ -150,6 +150,15 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
                    time.perf_counter() - t0, checks)
 
 
+def line_mip_limits(params: dict[str, Any]) -> dict[str, Any]:
+    """The line finder's HiGHS limits from round.toml (`line_mip_seconds`, the last guard;
+    `line_mip_max_checks` root checks for a MIP of `line_mip_checks_nonzeros` nonzeros), as
+    `highs_mip`'s keywords: one reading for the round's stages 2e / 3e and chapter 2's `mip_win`."""
+    return {"time_guard": float(params.get("line_mip_seconds", 600.0)),
+            "max_checks": int(params.get("line_mip_max_checks", 0) or 0),
+            "checks_nonzeros": int(params.get("line_mip_checks_nonzeros", 0) or 0)}
+
+
 def root_check_limit(checks: int, at_nonzeros: int, nonzeros: int) -> int:
     """The root checks a MIP of `nonzeros` gets, `checks` being the count for one of
     `at_nonzeros`: scaled as the square of the size ratio, at least 1. Why: a root check costs

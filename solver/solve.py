@@ -25,7 +25,7 @@ from .ordering import order_turn
 from .playout import greedy_line
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
-from .mip_hint import highs_mip, hint_by_name, hint_values
+from .mip_hint import highs_mip, hint_by_name, hint_values, line_mip_limits
 from .model import ModelOptions, RoundModel
 from .cut_repair import CutRepair, repair_questions, solve_pinned
 from .speculate import Speculation, spare_core
@@ -1287,10 +1287,7 @@ def mip_line(game: Game, options: ModelOptions, stars: int, params: dict[str, An
     for paid_in_highs in (False, True):
         asked = region(paid_in_highs)
         objective = asked.stars if leftover is None else asked.leftover
-        found = highs_mip(asked.model, objective, nodes, float(params.get("line_mip_seconds", 600.0)),
-                          max_checks=int(params.get("line_mip_max_checks", 0) or 0),
-                          checks_nonzeros=int(params.get("line_mip_checks_nonzeros", 0) or 0),
-                          first_solution=True)
+        found = highs_mip(asked.model, objective, nodes, first_solution=True, **line_mip_limits(params))
         if found is None or found.usable is None:
             continue
         if paid_in_highs:

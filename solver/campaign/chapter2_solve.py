@@ -46,7 +46,7 @@ from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
 from ..lp_bound import LpBound
-from ..mip_hint import hint_from_highs, highs_mip, hint_values
+from ..mip_hint import hint_from_highs, highs_mip, hint_values, line_mip_limits
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of, search_started)
 from ..speculate import Speculation, spare_core
@@ -712,10 +712,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     for label, rm in _line_regions(setup, rolls, options, rules, params):
         if task is not None and task.cancelled.is_set():
             break
-        found = highs_mip(rm.model, rm.stars, nodes, float(params.get("line_mip_seconds", 600.0)),
-                          max_checks=int(params.get("line_mip_max_checks", 0) or 0),
-                          checks_nonzeros=int(params.get("line_mip_checks_nonzeros", 0) or 0),
-                          objective_bound=win, first_solution=True,
+        found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
+                          **line_mip_limits(params),
                           stop_with=task.stoppable if task is not None else None)
         if found is None:
             continue
