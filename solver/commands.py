@@ -13,6 +13,7 @@ from .errors import InputError
 from .line import Line, load_line
 from .model import ModelOptions
 from .parallel import run_all
+from .progress import ProgressCallback
 from .realms import MODULES, get_realm, is_solvable, resolve_realm_name
 from .rolls import load_rolls
 from .rules import DEFAULT_RULES, RuleSet
@@ -106,7 +107,7 @@ def solve_round(
     target: int | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressCallback | None = None,
     played: Line | None = None,
     speculate: bool | None = None,
 ) -> RoundResult:
@@ -121,7 +122,7 @@ def solve_round(
     if target is not None:
         if target < 0:
             raise InputError(f"--target: must be 0 or more stars, got {target}")
-        return solve_target(game, target, time_limit, workers, options=ModelOptions(played=played))
+        return solve_target(game, target, time_limit, workers, options=ModelOptions(played=played), progress=progress)
     return solve_optimal(game, time_limit, workers, options=ModelOptions(played=played), progress=progress,
                          speculate=speculate)
 
@@ -197,18 +198,27 @@ def build_full_game(realms: str | Sequence[str], rolls_path: str, options: Seque
     return games
 
 
+def _round_progress(progress: ProgressCallback | None, i: int, n: int) -> ProgressCallback | None:
+    """Round i's progress in a game solved one round at a time: its stage names the round."""
+    if progress is None or n <= 1:
+        return progress
+    return lambda best, bound, stage: progress(best, bound, f"round {i + 1} of {n}: {stage}")
+
+
 def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: int | None = None,
-               progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+               progress: ProgressCallback | None = None, jobs: int = 1,
                rounds_done: Callable[[int, int], None] | None = None) -> GameResult:
     """Each round's best line; rounds share nothing (resources reset), so the game's optimum is
     the sum of the rounds' optima. With `jobs` > 1 that many rounds are solved at once, each in
     its own process exactly as alone (solver/parallel.py: the same answers; only the wall time
-    changes): `progress` (one round's best and bound) is then not called; `rounds_done(k, n)` is."""
+    changes): `progress` (one round's best, bound and stage, the stage naming the round) is then
+    not called; `rounds_done(k, n)` is."""
     for game in games:
         require_solver_model(game)
-    shown = progress if jobs == 1 or len(games) <= 1 else None
+    one_at_a_time = jobs == 1 or len(games) <= 1
     # rounds solved at once already share the cores: no speculative solves then (solver/speculate.py)
-    speculate = None if jobs == 1 or len(games) <= 1 else False
-    results = run_all(solve_round, [(game, None, time_limit, workers, shown, None, speculate) for game in games], jobs,
-                      rounds_done)
+    speculate = None if one_at_a_time else False
+    results = run_all(solve_round, [(game, None, time_limit, workers,
+                                     _round_progress(progress, i, len(games)) if one_at_a_time else None, None, speculate)
+                                    for i, game in enumerate(games)], jobs, rounds_done)
     return GameResult(tuple(zip(games, results)))

@@ -351,49 +351,56 @@ def _plain(value: Any) -> str:
 # ---- progress --------------------------------------------------------------------------------
 
 class Progress:
-    """A rich status line on stderr while the solver runs (only when stderr is a terminal)."""
+    """A rich status line on stderr while the solver runs (only when stderr is a terminal): the
+    best line so far, the proven bound, the stage and the time, which ticks between reports."""
 
     def __init__(self, enabled: bool | None = None, console: Console | None = None) -> None:
         self.console = console or Console(stderr=True)
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self._status: Any = None
         self._t0 = time.perf_counter()
+        self._text = "solving …"
 
     def __enter__(self) -> "Progress":
-        if self.enabled:
-            self._status = self.console.status("solving …")
-            self._status.start()
         self._t0 = time.perf_counter()
+        if self.enabled:
+            self._status = self.console.status(self)  # re-rendered at each refresh (__rich__)
+            self._status.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._status is not None:
             self._status.stop()
 
-    def message(self, stars: int, bound: int) -> str:
-        return f"solving … best line so far {stars} ★, upper bound {bound} ★ ({time.perf_counter() - self._t0:.1f} s)"
+    def __rich__(self) -> Text:
+        return Text(f"{self._text} · {time.perf_counter() - self._t0:.0f} s")
 
-    def rounds_message(self, done: int, total: int) -> str:
-        return f"solving … {done} of {total} rounds done ({time.perf_counter() - self._t0:.1f} s)"
+    @staticmethod
+    def message(best: int | None, bound: int, stage: str) -> str:
+        """Short enough for an 80-column terminal: the best line's stars, the proven bound, the stage."""
+        found = f"best {best} ★, bound {bound} ★" if best is not None else f"bound {bound} ★"
+        return f"solving … {found} · {stage}" if stage else f"solving … {found}"
 
-    def _updater(self, message: Callable[[int, int], str]) -> Callable[[int, int], None] | None:
-        """A callback that shows message(a, b) on the status line, or None when nothing is shown."""
-        if not self.enabled:
-            return None
+    @staticmethod
+    def rounds_message(done: int, total: int) -> str:
+        return f"solving … {done} of {total} rounds done"
 
-        def report(a: int, b: int) -> None:
-            if self._status is not None:
-                self._status.update(message(a, b))
-
-        return report
+    def _show(self, text: str) -> None:
+        self._text = text
+        if self._status is not None:
+            self._status.update(self)
 
     @property
-    def callback(self) -> Callable[[int, int], None] | None:
-        """The progress callback for solve_optimal (best stars, bound), or None."""
-        return self._updater(self.message)
+    def callback(self) -> Callable[[int | None, int, str], None] | None:
+        """The progress callback for solve_optimal (best stars, proven bound, stage), or None."""
+        if not self.enabled:
+            return None
+        return lambda best, bound, stage: self._show(self.message(best, bound, stage))
 
     @property
     def rounds_callback(self) -> Callable[[int, int], None] | None:
         """The callback for rounds solved at once (`solve_game` with jobs > 1): k of n done."""
-        return self._updater(self.rounds_message)
+        if not self.enabled:
+            return None
+        return lambda done, total: self._show(self.rounds_message(done, total))
 

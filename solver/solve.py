@@ -23,6 +23,8 @@ from .errors import IllegalAction
 from .line import Line, TurnPlay
 from .ordering import order_turn
 from .playout import greedy_line
+from .progress import (STAGE_FIRST_LINE, STAGE_LEFTOVER, STAGE_LP, STAGE_MIP_LINES, STAGE_SPLIT, STAGE_STAR_SEARCH,
+                       STAGE_WINDOWS, ProgressCallback, RoundProgress)
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .mip_hint import highs_mip, hint_by_name, hint_values, line_mip_limits
@@ -231,6 +233,22 @@ def decode_line(rm: RoundModel, solver: cp_model.CpSolver) -> Line | int:
 MAX_CUTS = 200
 
 
+class _ShownLines(list[Line]):
+    """The legal lines a round solve has found (the stages append to it): each new one is shown
+    by the solve's progress (solver/progress.py), whichever stage found it."""
+
+    def __init__(self, game: Game, shown: RoundProgress, lines: list[Line]) -> None:
+        super().__init__()
+        self.game, self.shown = game, shown
+        for found in lines:
+            self.append(found)
+
+    def append(self, found: Line) -> None:
+        super().append(found)
+        if self.shown.callback is not None:
+            self.shown.line(replay(self.game, found).stars_total)
+
+
 class _LineKeeper(cp_model.CpSolverSolutionCallback):
     """Orders every improving solution with the engine and keeps the best legal line."""
 
@@ -362,7 +380,7 @@ def solve_optimal(
     time_limit: float | None = None,
     workers: int | None = None,
     options: ModelOptions = ModelOptions(),
-    progress: Callable[[int, int], None] | None = None,
+    progress: ProgressCallback | None = None,
     prove: bool = True,
     speculate: bool | None = None,
 ) -> RoundResult:
@@ -441,25 +459,42 @@ def _split_lps(split: ExtrasSplit) -> None:
 
 
 def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, options: ModelOptions,
-                   progress: Callable[[int, int], None] | None, prove: bool, params: dict[str, Any], t0: float,
+                   progress: ProgressCallback | None, prove: bool, params: dict[str, Any], t0: float,
                    long_round: bool, speculate_on: bool, star_lp_task: Speculation | None,
                    tasks: list[Speculation]) -> RoundResult:
     """solve_optimal's stages (see there)."""
-    first = _quick_line(game, params, time_limit, options) if options.extras is None else None
+    cap = game.rules.star_cap * len(game.realms)  # the most stars any line can have
+    shown = RoundProgress(progress, cap, stage="")  # what the caller sees while this runs (solver/progress.py)
+    shown.enter(STAGE_FIRST_LINE)
+    first = _quick_line(game, params, time_limit, options, shown.line if progress else None) \
+        if options.extras is None else None
     if first is None:
         first = greedy_line(game, options.played)  # always a legal line to start from (and to show)
     result = RoundResult("optimal", "unknown", params={})
-    lines = [first]
+    lines = _ShownLines(game, shown, [first])
     # 2. most stars
     rm = build(game, options)
     rm.model.maximize(rm.stars)
     solver = make_solver(params, time_limit, workers)
     result.params, result.extras = effective_params(solver), list(rm.extras)
-    star_progress = (lambda best, bound: progress(best, bound)) if progress else None
+
+    def whole_progress(best: int, bound: int) -> None:
+        """The whole model's star search: its lines and its bound are the round's."""
+        shown.line(best)
+        shown.proven_bound(bound)
+
+    def region_shown(best: int, _bound: int) -> None:
+        """A region's search (a restriction of the round): its lines are the round's, its bound
+        is not."""
+        shown.line(best)
+
+    # (None without a caller to show them to: the searches then run exactly as before)
+    star_progress = whole_progress if progress else None
+    region_progress = region_shown if progress else None
+
     stars_proven, proven_by, line = False, None, None
     lp: LpBound | None = None
     star_rel: LpRelaxation | None = None  # the star LP's relaxation, which the extras split re-solves warm
-    cap = game.rules.star_cap * len(game.realms)  # the most stars any line can have
 
     def best_so_far() -> Line:
         return max(lines, key=lambda cand: line_score(game, cand, STAR_WEIGHT))
@@ -501,7 +536,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if hint is not None:  # the best line that is a line of the region (the quick line is)
             rmr.hint_line(hint)
         status_r, bound_r = _solve_into(rmr, portfolio or params, time_limit,
-                                        None if portfolio else workers, result, lines, progress=star_progress, scale=1,
+                                        None if portfolio else workers, result, lines, progress=region_progress, scale=1,
                                         stop_at=result.star_bound)
         if question is not None:
             regions_asked.add(question)
@@ -593,6 +628,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     def split_opening() -> None:
         """2d's opening: the needed region being the one without 3-pumpkin activations, its star
         cases first (`star_cases_first`); then that region's hinted solve, unless proven."""
+        shown.enter(STAGE_SPLIT)
         if star_cases_on and params.get("star_cases_first", False) and needed_k() == 1 and not split_proves():
             # the region needed is this one: its star cases before its hinted solve (measured on
             # the bench, twenty-first session: same answers, proven rounds' median 31.3 -> 27.9 s)
@@ -631,7 +667,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         best_line = best_so_far()
         if meets_bound(best_line) is None:
             shown_bound = result.star_bound
-            on_better = (lambda stars: progress(stars, shown_bound if shown_bound is not None else stars)) if progress else None
+            shown.enter(STAGE_WINDOWS)
+            on_better = shown.line if progress else None
             # no bound: the star cap (measured on bench seed 41, no star LP within its limit: four
             # more windows after the line's 18 stars, 6 s wall, none better)
             stop_at = STAR_WEIGHT * (shown_bound if shown_bound is not None else cap)
@@ -640,6 +677,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             if meets_bound(best_so_far()) is None:
                 opening_after_windows()
             if meets_bound(best_so_far()) is None and not proven_in_2c:
+                shown.enter(STAGE_WINDOWS)
                 improve_by_pairs(stop_at, on_better)
 
     def improve_leftover(stars: int) -> None:
@@ -681,9 +719,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             # (with the split's LPs already started on the spare core: `_star_lp_of`)
             lp_rm, lp, star_rel, split, split_task = star_lp_task.take("star-lp")
         else:
+            shown.enter(STAGE_LP)
             lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound
+            shown.proven_bound(result.star_bound)
         improve_to_bound()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
@@ -691,9 +731,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         elif proven_in_2c:
             stars_proven, proven_by, line = True, "split", best_so_far()
             result.star_bound = replay(game, line).stars_total
+            shown.proven_bound(result.star_bound)
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
+        shown.enter(STAGE_STAR_SEARCH)
         status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1,
                                                                 repair=CutRepair.from_params(params))
         if status == "infeasible":
@@ -704,14 +746,17 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             lines.append(found_line)
         if bound is not None:
             result.star_bound = bound if result.star_bound is None else min(result.star_bound, bound)
+            shown.proven_bound(result.star_bound)
         if status == "optimal":
             stars_proven, proven_by, line = True, "cp-sat", found_line
     # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
     # CP-SAT's, which stays at the 18-star cap on 9-turn rounds (docs/performance.md)
     if not stars_proven and not long_round:
+        shown.enter(STAGE_LP)
         lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
             result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
+            shown.proven_bound(result.star_bound)
         improve_to_bound()
     if not stars_proven:
         proven_by = meets_bound(best_so_far())
@@ -749,6 +794,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             stars_proven, proven_by = True, "split"
             line = best_so_far()
             result.star_bound = replay(game, line).stars_total
+            shown.proven_bound(result.star_bound)
     if long_round and not stars_proven:
         # 2e, once 2d (or, with no LP bound, CP-SAT's star search) has left the stars open: lines
         # with one star more than the best from HiGHS's MIP (`mip_line`), while they are found and
@@ -758,12 +804,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         for _ in range(int(params.get("line_mip_asks", 0))):
             if meets_bound(best_so_far()) is not None:
                 break
+            shown.enter(STAGE_MIP_LINES)
             found = mip_line(game, options, replay(game, best_so_far()).stars_total + 1, params, workers, result)
             if found is None:
                 break
             lines.append(found)
-            if progress and result.star_bound is not None:
-                progress(replay(game, found).stars_total, result.star_bound)
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
@@ -773,6 +818,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     # first in the split's region of lines that can have that many stars at all)
     if stars_proven and line is not None:
         stars = replay(game, line).stars_total
+        shown.proven_bound(stars)
+        shown.enter(STAGE_LEFTOVER)
         left_options = dc_replace(options, first_activations_paid=True)  # (ModelOptions: measured here)
         # long rounds: the leftover solve of the lines without 3-pumpkin activations, which 3b
         # (or stage 3's own solve, when that is its model) asks after the LPs, started now on a
@@ -1367,8 +1414,10 @@ def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines:
             _lower_round_bound(result, cases, k, rest)
 
 
-def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions) -> Line | None:
-    """A good line from the small model (one slot per realm and turn), checked by the engine."""
+def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions,
+                on_line: Callable[[int], None] | None = None) -> Line | None:
+    """A good line from the small model (one slot per realm and turn), checked by the engine;
+    `on_line(stars)`: each better line's stars as the search finds it (progress)."""
     if options.played is not None and line_extras(options.played) > 0:
         return None  # the played turns need 3-pumpkin activations, which this small model lacks
     rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list, played=options.played))
@@ -1377,7 +1426,8 @@ def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, op
     solver = make_solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)
-    line = solve_with_cuts(rm, solver).line
+    keeper_progress = (lambda best, _bound: on_line(best)) if on_line is not None else None  # (its bound: the small model's)
+    line = solve_with_cuts(rm, solver, keeper_progress).line
     if line is not None:
         _replayed(game, line)
     return line
@@ -1502,26 +1552,34 @@ def solve_target(
     time_limit: float | None = None,
     workers: int | None = None,
     options: ModelOptions = ModelOptions(),
+    progress: ProgressCallback | None = None,
 ) -> RoundResult:
     """Can the rolls give at least `target` stars? reachable (witness) / unreachable (proof) / unknown.
-    With `options.played`, the first turns are those played and the question is about the rest."""
-    result = _solve_target(game, target, time_limit, workers, options)
+    With `options.played`, the first turns are those played and the question is about the rest.
+    `progress`: as solve_optimal's (solver/progress.py)."""
+    shown = RoundProgress(progress, game.rules.star_cap * len(game.realms), stage="")
+    result = _solve_target(game, target, time_limit, workers, options, shown)
     _show_played(game, options, result)
     return result
 
 
 def _solve_target(game: Game, target: int, time_limit: float | None, workers: int | None,
-                  options: ModelOptions) -> RoundResult:
+                  options: ModelOptions, shown: RoundProgress) -> RoundResult:
     params = load_params("target")
     t_lp = time.perf_counter()
+    shown.enter(STAGE_LP)
     lp_rm = lp_model(game, options)
     lp, star_rel = star_lp(lp_rm, params)
+    if lp is not None:
+        shown.proven_bound(lp.integer_bound)
     if lp is not None and lp.integer_bound < target:
         # the LP relaxation alone decides it (measured: 9-turn rounds where CP-SAT's bound stays at 18)
         result = RoundResult("target", "unreachable", target=target, params=effective_params(make_solver(params, time_limit, workers)),
                              star_bound=lp.integer_bound, proof=lp_proof(f"stars >= {target}", lp))
         result.solve_time = time.perf_counter() - t_lp
         return result
+    if lp is not None:
+        shown.enter(STAGE_SPLIT)
     split_answer = _target_by_split(game, target, lp, params, time_limit, workers, options, lp_rm, star_rel) if lp is not None else None
     if split_answer is not None:
         split_answer.solve_time = time.perf_counter() - t_lp
@@ -1531,6 +1589,7 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
     solver = make_solver(params, time_limit, workers)
     t0 = time.perf_counter()
+    shown.enter(f"a line with {target} ★ (CP-SAT)")
     status, line, bound, cuts, used = solve_with_cuts(rm, solver, stop_at=STAR_WEIGHT * target, repair=CutRepair.from_params(params))
     result = RoundResult("target", "unknown", target=target, params=effective_params(solver), extras=list(rm.extras))
     result.solve_time = time.perf_counter() - t0
@@ -1546,11 +1605,13 @@ def _solve_target(game: Game, target: int, time_limit: float | None, workers: in
         result.status = "reachable"
     elif status == "unknown":
         # no witness and no proof within the limit: look for a witness window by window
+        shown.enter(STAGE_WINDOWS)
         witness, used = witness_search(game, target, params, time_limit, workers, options)
         result.deterministic_time += used
         if witness is None:
             # still none: HiGHS's MIP (stage 2e of solve_optimal), whose lines CP-SAT's searches
             # missed on the issue-2 bench (docs/performance.md, twenty-eighth session)
+            shown.enter(STAGE_MIP_LINES)
             witness = mip_line(game, options, target, params, workers, result)
         if witness is not None:
             rep = _replayed(game, witness)

@@ -56,7 +56,7 @@ class FakeSolver:
         res.proof = {"question": f"stars >= {res.stars + 1}", "status": "INFEASIBLE", "params": dict(PARAMS)}
         return res
 
-    def solve_target(self, game: Game, target: int, time_limit=None, workers=None, options=None) -> RoundResult:
+    def solve_target(self, game: Game, target: int, time_limit=None, workers=None, options=None, progress=None) -> RoundResult:
         self.calls.append({"fn": "target", "game": game, "target": target, "time_limit": time_limit, "workers": workers})
         if self.mode == "unknown":
             return RoundResult("target", "unknown", target=target, params=dict(PARAMS))

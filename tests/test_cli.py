@@ -305,12 +305,15 @@ def test_progress_reports_only_when_enabled() -> None:
     assert Progress(enabled=False).callback is None
     shown: list[str] = []
     with Progress(enabled=True) as p:
-        p._status = type("S", (), {"update": lambda self, m: shown.append(m), "stop": lambda self: None})()
+        p._status = type("S", (), {"update": lambda self, m: shown.append(m.__rich__().plain), "stop": lambda self: None})()
         assert p.callback is not None and p.rounds_callback is not None
-        p.callback(3, 7)
+        p.callback(None, 18, "a first line")
+        p.callback(3, 7, "the star bound (LP relaxation)")
         p.rounds_callback(2, 3)
-    assert shown and "best line so far 3 ★, upper bound 7 ★" in shown[0]
-    assert "2 of 3 rounds done" in shown[1]
+    assert shown[0].startswith("solving … bound 18 ★ · a first line · ")
+    assert shown[1].startswith("solving … best 3 ★, bound 7 ★ · the star bound (LP relaxation) · ")
+    assert shown[1].endswith(" s")
+    assert "2 of 3 rounds done" in shown[2]
     assert Progress(enabled=False).rounds_callback is None
 
 
