@@ -202,7 +202,7 @@ def _round_progress(progress: ProgressCallback | None, i: int, n: int) -> Progre
     """Round i's progress in a game solved one round at a time: its stage names the round."""
     if progress is None or n <= 1:
         return progress
-    return lambda best, bound, stage: progress(best, bound, f"round {i + 1} of {n}: {stage}")
+    return lambda best, bound, stage: progress(best, bound, f"round {i + 1}/{n} · {stage}")
 
 
 def solve_game(games: Sequence[Game], time_limit: float | None = None, workers: int | None = None,

@@ -22,7 +22,7 @@ STAGE_WINDOWS = "better lines (turn windows)"
 STAGE_STAR_SEARCH = "most stars (CP-SAT)"
 STAGE_SPLIT = "cases on 3-pumpkin activations"
 STAGE_MIP_LINES = "lines from HiGHS"
-STAGE_LEFTOVER = "leftover tie-break (stars proven)"
+STAGE_LEFTOVER = "stars proven; most leftover"
 
 
 @dataclass

@@ -378,8 +378,8 @@ class Progress:
     @staticmethod
     def message(best: int | None, bound: int, stage: str) -> str:
         """Short enough for an 80-column terminal: the best line's stars, the proven bound, the stage."""
-        found = f"best {best} ★, bound {bound} ★" if best is not None else f"bound {bound} ★"
-        return f"solving … {found} · {stage}" if stage else f"solving … {found}"
+        found = f"best {best} ★ · bound {bound} ★" if best is not None else f"solving … bound {bound} ★"
+        return f"{found} · {stage}" if stage else found
 
     @staticmethod
     def rounds_message(done: int, total: int) -> str:

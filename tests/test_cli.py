@@ -311,7 +311,7 @@ def test_progress_reports_only_when_enabled() -> None:
         p.callback(3, 7, "the star bound (LP relaxation)")
         p.rounds_callback(2, 3)
     assert shown[0].startswith("solving … bound 18 ★ · a first line · ")
-    assert shown[1].startswith("solving … best 3 ★, bound 7 ★ · the star bound (LP relaxation) · ")
+    assert shown[1].startswith("best 3 ★ · bound 7 ★ · the star bound (LP relaxation) · ")
     assert shown[1].endswith(" s")
     assert "2 of 3 rounds done" in shown[2]
     assert Progress(enabled=False).rounds_callback is None

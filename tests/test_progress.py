@@ -57,7 +57,7 @@ def test_a_game_solved_round_by_round_names_the_round() -> None:
     seen: list[tuple[int | None, int, str]] = []
     solve_game(games, progress=lambda *shown: seen.append(shown), jobs=1)
     stages = [stage for _, _, stage in seen]
-    assert any(s.startswith("round 1 of 2: ") for s in stages) and stages[-1].startswith("round 2 of 2: ")
+    assert any(s.startswith("round 1/2 · ") for s in stages) and stages[-1].startswith("round 2/2 · ")
 
 
 def test_a_target_question_shows_the_lp_bound_it_is_answered_by() -> None:
