@@ -125,11 +125,11 @@ def chapter1_command(rolls_path: str, realms: str | None, target_text: str | Non
                      drawn: str | None, time_limit: float | None, workers: int | None, limit_counts_card_costs: bool,
                      jobs: int | None, as_json: bool) -> None:
     """Solve campaign chapter 1: a winning line (checked), or a proof that none wins (docs/campaign-solving.md)."""
-    from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter1_solve import print_answer, run_command
 
-    answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
-                                          stderr_progress(), limit_counts_card_costs, jobs))
+    with Progress() as progress:
+        answer = _guarded(lambda: run_command(rolls_path, realms, target_text, difficulty, fleet, drawn, time_limit, workers,
+                                              progress.lines_callback, limit_counts_card_costs, jobs))
     if as_json:
         _emit_json(answer.as_json())
     else:
@@ -177,14 +177,14 @@ def chapter3_command(rolls_path: str, realms: str | None, fleet: str | None, dra
                      difficulty: str, unwinnable: str, same_step: str, time_limit: float | None, workers: int | None,
                      quick_line: bool, every_row: bool, as_json: bool) -> None:
     """Solve campaign chapter 3: the earliest Boss defeat (checked), or a proof that none wins (docs/campaign-chapter3.md)."""
-    from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter3_solve import print_answer, run_command
 
-    answer = _guarded(lambda: run_command(rolls_path, realms, fleet, drawn, difficulty, track=track, tracks_path=tracks_path,
-                                          damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,
-                                          unwinnable=unwinnable, same_step=same_step, time_limit=time_limit,
-                                          workers=workers, progress=stderr_progress(), quick=quick_line,
-                                          every_row=every_row))
+    with Progress() as progress:
+        answer = _guarded(lambda: run_command(rolls_path, realms, fleet, drawn, difficulty, track=track, tracks_path=tracks_path,
+                                              damage_roll=damage_roll, turn_target=turn_target, boss_path_file=boss_path,
+                                              unwinnable=unwinnable, same_step=same_step, time_limit=time_limit,
+                                              workers=workers, progress=progress.lines_callback, quick=quick_line,
+                                              every_row=every_row))
     if as_json:
         _emit_json(answer.as_json())
     else:
@@ -302,11 +302,11 @@ def check_chapter2_command(realms: str, rolls_path: str, line_path: str, difficu
 def chapter2_command(rolls_path: str, realms: str | None, difficulty: str, win_beats_cap: bool, fleet: str | None,
                      drawn: str | None, time_limit: float | None, workers: int | None, as_json: bool) -> None:
     """Solve campaign chapter 2: the fewest-turn win (checked, proven fewest), or a proof that none wins."""
-    from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter2_solve import print_answer, run_command
 
-    answer = _guarded(lambda: run_command(rolls_path, realms, difficulty, win_beats_cap, fleet, drawn, time_limit,
-                                          workers, stderr_progress()))
+    with Progress() as progress:
+        answer = _guarded(lambda: run_command(rolls_path, realms, difficulty, win_beats_cap, fleet, drawn, time_limit,
+                                              workers, progress.lines_callback))
     if as_json:
         _emit_json(answer.as_json())
     else:
@@ -378,11 +378,11 @@ def chapter4_command(rolls_path: str, grid: str | None, target_text: str, diffic
                      drawn: str | None, win_box: str, swarm_sources: str, time_limit: float | None, workers: int | None,
                      as_json: bool) -> None:
     """Solve campaign chapter 4 (the Swarm): the earliest winning line (checked), or a proof that none wins."""
-    from solver.campaign.answers import stderr_progress
     from solver.campaign.chapter4_solve import print_answer, run_command
 
-    answer = _guarded(lambda: run_command(rolls_path, grid, target_text, difficulty, fleet, drawn, win_box, swarm_sources,
-                                          time_limit, workers, stderr_progress()))
+    with Progress() as progress:
+        answer = _guarded(lambda: run_command(rolls_path, grid, target_text, difficulty, fleet, drawn, win_box, swarm_sources,
+                                              time_limit, workers, progress.lines_callback))
     if as_json:
         _emit_json(answer.as_json())
     else:

@@ -398,6 +398,18 @@ class Progress:
         return lambda best, bound, stage: self._show(self.message(best, bound, stage))
 
     @property
+    def lines_callback(self) -> Callable[[str], None] | None:
+        """The campaign solvers' progress (one line per question answered, solver/campaign):
+        each line printed above the status line, which keeps ticking while a question runs."""
+        if not self.enabled:
+            return None
+
+        def say(line: str) -> None:
+            self.console.print(line, markup=False, highlight=False)
+
+        return say
+
+    @property
     def rounds_callback(self) -> Callable[[int, int], None] | None:
         """The callback for rounds solved at once (`solve_game` with jobs > 1): k of n done."""
         if not self.enabled:

@@ -317,6 +317,19 @@ def test_progress_reports_only_when_enabled() -> None:
     assert Progress(enabled=False).rounds_callback is None
 
 
+def test_campaign_progress_lines_print_above_the_status_as_written() -> None:
+    import io
+
+    from rich.console import Console
+
+    assert Progress(enabled=False).lines_callback is None
+    out = io.StringIO()
+    p = Progress(enabled=True, console=Console(file=out, width=100))
+    assert p.lines_callback is not None
+    p.lines_callback("chapter 2 [parks]: won at turn 9? impossible (1.40 det-s)")
+    assert out.getvalue() == "chapter 2 [parks]: won at turn 9? impossible (1.40 det-s)\n"  # no markup eaten
+
+
 def test_fake_solver_is_exact_on_the_one_turn_round() -> None:
     assert best_stars(build_game(REALMS, ONE)) == 1
 

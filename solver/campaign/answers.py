@@ -2,20 +2,12 @@
 sums over a ladder of "won at turn W?" questions, and the checks of the solver's options."""
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Sequence
 
 from ..errors import InputError
 from ..realms import get_realm, is_solvable
 
 Progress = Callable[[str], None]
-
-
-def stderr_progress() -> Progress | None:
-    """Progress lines on stderr when it is a terminal (piped output stays clean)."""
-    if not sys.stderr.isatty():
-        return None
-    return lambda msg: print(msg, file=sys.stderr, flush=True)
 
 
 def exit_code_of(status: str) -> int:
