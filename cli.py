@@ -322,7 +322,8 @@ def chapter2_command(rolls_path: str, realms: str | None, difficulty: str, win_b
 def verify_command(certificate: str, time_limit: float | None, workers: int | None, as_json: bool) -> None:
     """Re-check a certificate: replay its line with the engine and re-run its proof."""
     cert = _guarded(lambda: load_certificate(certificate))
-    ver = _guarded(lambda: verify_certificate(cert, time_limit, workers))
+    with Progress(text="re-running the proof …"):  # (a proof by cases can take a while: the seconds tick)
+        ver = _guarded(lambda: verify_certificate(cert, time_limit, workers))
     if as_json:
         _emit_json(verify_report(ver))
     else:

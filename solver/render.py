@@ -354,12 +354,12 @@ class Progress:
     """A rich status line on stderr while the solver runs (only when stderr is a terminal): the
     best line so far, the proven bound, the stage and the time, which ticks between reports."""
 
-    def __init__(self, enabled: bool | None = None, console: Console | None = None) -> None:
+    def __init__(self, enabled: bool | None = None, console: Console | None = None, text: str = "solving …") -> None:
         self.console = console or Console(stderr=True)
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self._status: Any = None
         self._t0 = time.perf_counter()
-        self._text = "solving …"
+        self._text = text
 
     def __enter__(self) -> "Progress":
         self._t0 = time.perf_counter()

@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..render import Progress
 from .api import check, solve
 from .deck import Deck, load_default_deck, load_deck
 from .engine import Game
@@ -62,7 +63,8 @@ def pentaquest_command(deck_path: str | None, dice_path: str, time_limit: float,
     except PentaquestInputError as exc:
         _fail_input(exc)
         return
-    res = solve(deck, stream, options, time_limit)
+    with Progress():  # a status line whose seconds tick, on a terminal (stderr) only
+        res = solve(deck, stream, options, time_limit)
     if as_json:
         obj: dict[str, Any] = {
             "game": "pentaquest", "status": res.status, "score": res.score, "turns": res.turns,
