@@ -1,11 +1,14 @@
 """The `solve` command line: a thin click layer over the `solver` library (docs/cli.md).
 
 Exit codes of every command that answers a question: 0 optimal / reachable / legal / verified,
-1 proven unreachable / illegal / not verified, 2 bad input, 3 unknown (a time limit hit).
+1 proven unreachable / illegal / not verified, 2 bad input, 3 unknown (a time limit hit);
+130 stopped by Ctrl-C, before an answer.
 """
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
 from typing import Any, Callable, NoReturn
 
@@ -15,6 +18,7 @@ from rich.console import Console
 from solver.certificate import load_certificate, make_certificate, verify_certificate, write_certificate
 from solver.commands import EXIT_INPUT, build_full_game, build_game, check_line, load_played, solve_game, solve_round
 from solver.errors import InputError
+from solver.interrupt import stop_on_ctrl_c
 from solver.parallel import default_jobs
 from solver.pentaquest.cli import check_pentaquest_command, pentaquest_command
 from solver.realms import all_realms, get_realm, resolve_realm_name
@@ -440,5 +444,34 @@ def check_chapter4_command(realms: str, rolls_path: str, line_path: str, target_
     raise click.exceptions.Exit(0 if verdict.won else 1)
 
 
-if __name__ == "__main__":
+#: the exit code after Ctrl-C (128 + SIGINT, as shells report it)
+EXIT_INTERRUPTED = 130
+
+
+def _on_ctrl_c() -> None:
+    """Ctrl-C (on the watcher thread, solver/interrupt.py): the status line stopped, the child
+    processes of rounds solved at once ended, one line said, exit 130 at once, whatever the
+    solver was doing. Nothing was answered, so nothing is printed as an answer."""
+    Progress.stop_active()
+    for child in multiprocessing.active_children():
+        child.terminate()
+    click.echo("interrupted (Ctrl-C): stopped before an answer", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
+#: after Ctrl-C, multiprocessing's resource tracker (a process of its own) removes the semaphores
+#: of the rounds' processes and warns that it had to: expected then, so not shown
+QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def main() -> None:
+    """The `solve` console script: the click app, with Ctrl-C stopping it at once."""
+    os.environ["PYTHONWARNINGS"] = ",".join(w for w in (os.environ.get("PYTHONWARNINGS"), QUIET_TRACKER) if w)
+    stop_on_ctrl_c(_on_ctrl_c)
     cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Sequence
 
 from .errors import InputError
+from .interrupt import ignore_sigint
 
 
 def usable_cores() -> int:
@@ -46,7 +47,8 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple], jobs: int = 1,
     # process behaves the same on every platform
     context = multiprocessing.get_context("spawn")
     results: dict[int, Any] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(calls)), mp_context=context) as pool:
+    # (Ctrl-C is the parent's to act on: solver/interrupt.py ends the children)
+    with ProcessPoolExecutor(max_workers=min(jobs, len(calls)), mp_context=context, initializer=ignore_sigint) as pool:
         futures = {pool.submit(fn, *args): i for i, args in enumerate(calls)}
         for future in as_completed(futures):
             results[futures[future]] = future.result()

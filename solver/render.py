@@ -361,16 +361,28 @@ class Progress:
         self._t0 = time.perf_counter()
         self._text = text
 
+    #: the status line showing now (stopped by Ctrl-C from another thread: `stop_active`)
+    _active: "Progress | None" = None
+
     def __enter__(self) -> "Progress":
         self._t0 = time.perf_counter()
         if self.enabled:
             self._status = self.console.status(self)  # re-rendered at each refresh (__rich__)
             self._status.start()
+            Progress._active = self
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._status is not None:
             self._status.stop()
+        Progress._active = None
+
+    @classmethod
+    def stop_active(cls) -> None:
+        """The status line showing now, if any, taken off the terminal (its cursor given back)."""
+        active = cls._active
+        if active is not None and active._status is not None:
+            active._status.stop()
 
     def __rich__(self) -> Text:
         return Text(f"{self._text} · {time.perf_counter() - self._t0:.0f} s")

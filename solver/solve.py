@@ -25,6 +25,7 @@ from .ordering import order_turn
 from .playout import greedy_line
 from .progress import (STAGE_FIRST_LINE, STAGE_LEFTOVER, STAGE_LP, STAGE_MIP_LINES, STAGE_SPLIT, STAGE_STAR_SEARCH,
                        STAGE_WINDOWS, ProgressCallback, RoundProgress)
+from .interrupt import no_sigint
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .mip_hint import highs_mip, hint_by_name, hint_values, line_mip_limits
@@ -108,8 +109,9 @@ OWN_SETTINGS = ("quick_", "improve_", "cut_repair_", "lp_", "leftover_lp_", "lef
 
 def make_solver(params: dict[str, Any], time_limit: float | None, workers: int | None) -> cp_model.CpSolver:
     """A CP-SAT solver with the question's parameters (solver/params/round.toml), a deterministic
-    time limit and the worker count (1: the same input gives the same answer)."""
-    solver = cp_model.CpSolver()
+    time limit and the worker count (1: the same input gives the same answer). Ctrl-C is left to
+    the command line (solver/interrupt.py)."""
+    solver = no_sigint(cp_model.CpSolver())
     for key, value in params.items():
         if key.startswith(OWN_SETTINGS):
             continue  # our own settings, not CP-SAT's

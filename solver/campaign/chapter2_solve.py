@@ -41,6 +41,7 @@ from ortools.sat.python import cp_model
 
 from ..engine import Game
 from ..errors import IllegalAction, InputError
+from ..interrupt import no_sigint
 from ..line import Activation, Line, Source, TurnPlay
 from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
@@ -554,7 +555,7 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     beside: Speculation | None = None
     if line_first and line_beside_lp and lp_params is not None:
         assert hint_params is not None
-        own = cp_model.CpSolver()  # the task's own solver: a cancelled task may still be running later
+        own = no_sigint(cp_model.CpSolver())  # the task's own solver: a cancelled task may still be running later
         own.parameters.copy_from(solver.parameters)
         line_rolls, line_params = tuple(rolls)[:w], hint_params
         beside = Speculation(("line-mip", w), lambda task: mip_win(setup, line_rolls, own, options, rules, line_params,

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from ..interrupt import no_sigint
 from .deck import ABILITIES
 from .engine import MIRROR, Action, Defeat, Game, Reroll, Use, apply, initial_state
 from .matcher import card_matches
@@ -367,7 +368,7 @@ def solve_cpsat(game: Game, time_limit: float = 30.0, workers: int = 2) -> Cpsat
         left = deadline - time.perf_counter()
         if left <= 0:
             return CpsatResult("unknown", None, None, time.perf_counter() - t0, build, narcs, cap, caps_tried=tried)
-        solver = cp_model.CpSolver()
+        solver = no_sigint(cp_model.CpSolver())  # Ctrl-C: the command line's (solver/interrupt.py)
         solver.parameters.max_time_in_seconds = left
         solver.parameters.num_workers = workers
         st = solver.solve(model)
