@@ -2,13 +2,14 @@
 
 Exit codes of every command that answers a question: 0 optimal / reachable / legal / verified,
 1 proven unreachable / illegal / not verified, 2 bad input, 3 unknown (a time limit hit);
-130 stopped by Ctrl-C, before an answer.
+130 stopped by Ctrl-C (143 by SIGTERM), before an answer.
 """
 from __future__ import annotations
 
 import json
 import multiprocessing
 import os
+import signal
 import sys
 from typing import Any, Callable, NoReturn
 
@@ -444,21 +445,19 @@ def check_chapter4_command(realms: str, rolls_path: str, line_path: str, target_
     raise click.exceptions.Exit(0 if verdict.won else 1)
 
 
-#: the exit code after Ctrl-C (128 + SIGINT, as shells report it)
-EXIT_INTERRUPTED = 130
-
-
-def _on_ctrl_c() -> None:
-    """Ctrl-C (on the watcher thread, solver/interrupt.py): the status line stopped, the child
-    processes of rounds solved at once ended, one line said, exit 130 at once, whatever the
-    solver was doing. Nothing was answered, so nothing is printed as an answer."""
+def _on_stop(sig: int) -> None:
+    """Ctrl-C or SIGTERM (on the watcher thread, solver/interrupt.py): the status line stopped,
+    the child processes of rounds solved at once ended, one line said, exit 128 + the signal
+    (130 after Ctrl-C, as shells report it) at once, whatever the solver was doing. Nothing was
+    answered, so nothing is printed as an answer."""
     Progress.stop_active()
     for child in multiprocessing.active_children():
         child.terminate()
-    click.echo("interrupted (Ctrl-C): stopped before an answer", err=True)
+    said = "interrupted (Ctrl-C)" if sig == signal.SIGINT else f"stopped ({signal.Signals(sig).name})"
+    click.echo(f"{said}: stopped before an answer", err=True)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(EXIT_INTERRUPTED)
+    os._exit(128 + sig)
 
 
 #: after Ctrl-C, multiprocessing's resource tracker (a process of its own) removes the semaphores
@@ -469,7 +468,7 @@ QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
 def main() -> None:
     """The `solve` console script: the click app, with Ctrl-C stopping it at once."""
     os.environ["PYTHONWARNINGS"] = ",".join(w for w in (os.environ.get("PYTHONWARNINGS"), QUIET_TRACKER) if w)
-    stop_on_ctrl_c(_on_ctrl_c)
+    stop_on_ctrl_c(_on_stop)
     cli()
 
 

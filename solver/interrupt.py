@@ -24,24 +24,33 @@ def no_sigint(solver: cp_model.CpSolver) -> cp_model.CpSolver:
     return solver
 
 
-def stop_on_ctrl_c(on_stop: Callable[[], None]) -> None:
-    """From now on, Ctrl-C (SIGINT) calls `on_stop` on a watcher thread, whatever the main
-    thread is doing; `on_stop` is expected to end the process. Call from the main thread."""
+#: the signals that stop a command: Ctrl-C, and SIGTERM (`timeout`, `kill`), which would
+#: otherwise end this process and leave the rounds' processes running to the end of their round
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def stop_on_ctrl_c(on_stop: Callable[[int], None]) -> None:
+    """From now on, Ctrl-C (SIGINT) or SIGTERM calls `on_stop(signal number)` on a watcher
+    thread, whatever the main thread is doing; `on_stop` is expected to end the process. Call
+    from the main thread."""
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     signal.set_wakeup_fd(write_end)  # the C-level handler writes each signal's number here
-    signal.signal(signal.SIGINT, lambda _sig, _frame: None)  # no KeyboardInterrupt: the watcher acts
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, lambda _sig, _frame: None)  # no KeyboardInterrupt: the watcher acts
 
     def watch() -> None:
         while True:
             got = os.read(read_end, 64)
-            if signal.SIGINT in got:
-                on_stop()
-                return
+            for sig in STOP_SIGNALS:
+                if sig in got:
+                    on_stop(sig)
+                    return
 
     threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
 
 
 def ignore_sigint() -> None:
-    """For child processes (solver/parallel.py): Ctrl-C is the parent's to act on (it ends them)."""
+    """For child processes (solver/parallel.py): Ctrl-C is the parent's to act on (it ends them
+    with SIGTERM, which keeps its default action here)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

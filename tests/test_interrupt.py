@@ -52,3 +52,20 @@ def test_ctrl_c_stops_a_game_and_its_round_processes_with_exit_130() -> None:
     assert err.decode().strip().splitlines()[-1] == "interrupted (Ctrl-C): stopped before an answer"
     assert "Traceback" not in err.decode() and "Warning" not in err.decode() and out == b""
     assert _group_gone(proc.pid, 10.0), "a round's process outlived the command"
+
+
+def test_sigterm_stops_a_game_solved_round_by_round_with_exit_143() -> None:
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "game", "--realms", GAME, "--rolls",
+                             str(ROOT / "puzzles" / "examples" / "game1.txt"), "--jobs", "1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(5)  # the game takes minutes one round at a time
+        assert proc.poll() is None, proc.communicate()
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err.decode()
+    assert err.decode().strip().splitlines()[-1] == "stopped (SIGTERM): stopped before an answer"
+    assert out == b""
