@@ -289,12 +289,14 @@ def print_verification(console: Console, ver: Verification) -> None:
 # ---- realms ----------------------------------------------------------------------------------
 
 def realms_table(realms: Sequence[Realm]) -> Table:
+    """Every realm; its key (what --realms takes) and provenance are never cut on a narrow
+    terminal (seen at 80 columns: "feast-for-od…"), the titles and aliases wrap instead."""
     table = Table(title="Realms")
-    table.add_column("key")
-    table.add_column("title")
-    table.add_column("provenance")
-    table.add_column("solve")
-    table.add_column("also known as")
+    table.add_column("key", no_wrap=True, min_width=max((len(r.key) for r in realms), default=3))
+    table.add_column("title", ratio=2, overflow="fold")
+    table.add_column("provenance", no_wrap=True)
+    table.add_column("solve", ratio=1)
+    table.add_column("also known as", ratio=2, overflow="fold")
     for r in realms:
         table.add_row(r.key, r.title, r.provenance, "solve + check" if solvable(r) else "check only", Text(", ".join(r.aliases)))
     return table

@@ -377,3 +377,19 @@ def test_documented_files_exist() -> None:
     for path in ("docs/cli.md", "docs/line-format.md", "docs/json.md", "docs/rules-options.md",
                  "puzzles/examples/round1.txt", "puzzles/examples/line-example.txt"):
         assert path in readme and (ROOT / path).exists(), path
+
+
+def test_realm_keys_are_never_cut_in_the_realms_table() -> None:
+    """The key is what --realms takes: seen cut at 80 columns ("feast-for-od…") before."""
+    import io
+
+    from rich.console import Console
+
+    from solver.realms import all_realms
+    from solver.render import realms_table
+
+    out = io.StringIO()
+    Console(file=out, width=80).print(realms_table(all_realms()))
+    text = out.getvalue()
+    assert "…" not in text
+    assert all(f"│ {r.key} " in text for r in all_realms())
