@@ -32,7 +32,10 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def stop_on_ctrl_c(on_stop: Callable[[int], None]) -> None:
     """From now on, Ctrl-C (SIGINT) or SIGTERM calls `on_stop(signal number)` on a watcher
     thread, whatever the main thread is doing; `on_stop` is expected to end the process. Call
-    from the main thread."""
+    from the main thread. Elsewhere than on POSIX systems (where the wakeup fd must be a socket)
+    nothing is changed: Python's own Ctrl-C handling stays."""
+    if os.name != "posix":
+        return
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     signal.set_wakeup_fd(write_end)  # the C-level handler writes each signal's number here
