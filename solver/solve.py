@@ -490,6 +490,11 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         is not."""
         shown.line(best)
 
+    def star_bound_proven(bound: int) -> None:
+        """`bound` is proven for the round: the answer keeps the lowest proven so far, and shows it."""
+        result.star_bound = bound if result.star_bound is None else min(result.star_bound, bound)
+        shown.proven_bound(result.star_bound)
+
     # (None without a caller to show them to: the searches then run exactly as before)
     star_progress = whole_progress if progress else None
     region_progress = region_shown if progress else None
@@ -724,16 +729,14 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             shown.enter(STAGE_LP)
             lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
-            result.star_bound = lp.integer_bound
-            shown.proven_bound(result.star_bound)
+            star_bound_proven(lp.integer_bound)
         improve_to_bound()
         proven_by = meets_bound(best_so_far())
         if proven_by is not None:
             stars_proven, line = True, best_so_far()
         elif proven_in_2c:
             stars_proven, proven_by, line = True, "split", best_so_far()
-            result.star_bound = replay(game, line).stars_total
-            shown.proven_bound(result.star_bound)
+            star_bound_proven(replay(game, line).stars_total)
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
         rm.model.clear_hints()
         rm.hint_line(best_so_far())
@@ -747,8 +750,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if found_line is not None:
             lines.append(found_line)
         if bound is not None:
-            result.star_bound = bound if result.star_bound is None else min(result.star_bound, bound)
-            shown.proven_bound(result.star_bound)
+            star_bound_proven(bound)
         if status == "optimal":
             stars_proven, proven_by, line = True, "cp-sat", found_line
     # 2b. not proven: the LP relaxation's checked bound (solver/lp_bound.py) may be lower than
@@ -757,8 +759,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         shown.enter(STAGE_LP)
         lp, star_rel = star_lp(lp_round_model(), params)
         if lp is not None:
-            result.star_bound = lp.integer_bound if result.star_bound is None else min(result.star_bound, lp.integer_bound)
-            shown.proven_bound(result.star_bound)
+            star_bound_proven(lp.integer_bound)
         improve_to_bound()
     if not stars_proven:
         proven_by = meets_bound(best_so_far())
@@ -795,8 +796,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         if split_proves():
             stars_proven, proven_by = True, "split"
             line = best_so_far()
-            result.star_bound = replay(game, line).stars_total
-            shown.proven_bound(result.star_bound)
+            star_bound_proven(replay(game, line).stars_total)
     if long_round and not stars_proven:
         # 2e, once 2d (or, with no LP bound, CP-SAT's star search) has left the stars open: lines
         # with one star more than the best from HiGHS's MIP (`mip_line`), while they are found and
