@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from rich.table import Table  # noqa: E402
 from solver.campaign import Chapter1  # noqa: E402
 from solver.campaign.chapter1_solve import solve_chapter1  # noqa: E402
 from solver.realms import solvable_keys  # noqa: E402
+from summary import UNPROVEN, summary_lines  # noqa: E402  (bench/summary.py)
 
 
 def instances(n: int, turns: int, pool: list[str], seed0: int = 0):
@@ -54,12 +54,14 @@ def main() -> None:
         table.add_column(col)
     counts: dict[str, int] = {}
     decided: list[float] = []
+    walls: list[float] = []
     for seed, realms, rolls, target in instances(args.n, args.turns, pool, args.seed):
         setup = Chapter1(realms, target, args.difficulty, turns=args.turns)
         t0 = time.perf_counter()
         res = solve_chapter1(setup, rolls, time_limit=args.time_limit)
         wall = time.perf_counter() - t0
         counts[res.status] = counts.get(res.status, 0) + 1
+        walls.append(wall if res.status != "unknown" else UNPROVEN)
         if res.status != "unknown":
             decided.append(res.deterministic_time)
         det = f"{res.deterministic_time:.2f}" if res.status != "unknown" else f">{args.time_limit:g}"
@@ -68,9 +70,8 @@ def main() -> None:
         print(f"seed {seed}: {res.status} ({wall:.1f} s wall, {res.deterministic_time:.2f} det-s)", file=sys.stderr, flush=True)
     console = Console(width=200)
     console.print(table)
-    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    med = f"median {statistics.median(decided):.2f} det-s, max {max(decided):.2f} det-s" if decided else "none decided"
-    console.print(f"{summary}; decided: {med}")
+    for text in summary_lines(counts, walls, decided):
+        console.print(text)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ from rich.table import Table  # noqa: E402
 from solver.campaign.chapter2 import Chapter2, exclusion_reason  # noqa: E402
 from solver.campaign.chapter2_solve import _ranges, solve_chapter2  # noqa: E402
 from solver.realms import get_realm, solvable_keys  # noqa: E402
+from summary import UNPROVEN, summary_lines  # noqa: E402  (bench/summary.py)
 
 
 def pool() -> list[str]:
@@ -59,12 +59,14 @@ def main() -> None:
         table.add_column(col)
     counts: dict[str, int] = {}
     decided: list[float] = []
+    walls: list[float] = []
     for seed, row, rolls in instances(args.n, args.turns, keys, args.seed):
         setup = Chapter2(row, args.difficulty)
         t0 = time.perf_counter()
         res = solve_chapter2(setup, rolls, time_limit=args.time_limit, total_limit=args.budget)
         wall = time.perf_counter() - t0
         counts[res.status] = counts.get(res.status, 0) + 1
+        walls.append(wall if res.status != "unknown" else UNPROVEN)
         if res.status != "unknown":
             decided.append(res.deterministic_time)
         unknown = [q.turn for q in res.questions if q.status == "unknown"]
@@ -73,9 +75,8 @@ def main() -> None:
         print(f"seed {seed}: {res.status} ({wall:.1f} s wall, {res.deterministic_time:.2f} det-s)", file=sys.stderr, flush=True)
     console = Console(width=200)
     console.print(table)
-    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    med = f"median {statistics.median(decided):.2f} det-s, max {max(decided):.2f} det-s" if decided else "none decided"
-    console.print(f"{summary}; decided: {med}")
+    for text in summary_lines(counts, walls, decided):
+        console.print(text)
 
 
 if __name__ == "__main__":

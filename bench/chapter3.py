@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from rich.table import Table  # noqa: E402
 from solver.campaign.chapter3 import Chapter3, load_track  # noqa: E402
 from solver.campaign.chapter3_solve import solve_chapter3  # noqa: E402
 from solver.realms import solvable_keys  # noqa: E402
+from summary import UNPROVEN, summary_lines  # noqa: E402  (bench/summary.py)
 
 TRACKS = str(ROOT / "puzzles" / "examples" / "campaign" / "chapter3-tracks.txt")
 
@@ -67,7 +67,7 @@ def main() -> None:
         proven = res.status == "impossible" or res.proven_earliest
         key = res.status + ("" if proven or res.status != "won" else " (not proven earliest)")
         counts[key] = counts.get(key, 0) + 1
-        walls.append(wall if proven else float("inf"))
+        walls.append(wall if proven else UNPROVEN)
         if proven:
             decided.append(res.deterministic_time)
         asked = " ".join(f"{q.turn}:{q.status[0]}" for q in res.questions)
@@ -78,13 +78,8 @@ def main() -> None:
               file=sys.stderr, flush=True)
     console = Console(width=220)
     console.print(table)
-    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    med = (f"median {statistics.median(decided):.2f} det-s, max {max(decided):.2f} det-s"
-           if decided else "none proven")
-    console.print(f"{summary}; proven answers: {med}")
-    wmed = statistics.median(walls) if walls else float("inf")
-    console.print(f"wall time to a proven answer over all {len(walls)} instances (unproven count as >limit): median "
-                  + (f"{wmed:.2f} s" if wmed != float("inf") else ">limit"))
+    for text in summary_lines(counts, walls, decided):
+        console.print(text)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from rich.table import Table  # noqa: E402
 from solver.campaign.chapter4 import EXCLUDED, Chapter4  # noqa: E402
 from solver.campaign.chapter4_solve import solve_chapter4  # noqa: E402
 from solver.realms import solvable_keys  # noqa: E402
+from summary import UNPROVEN, summary_lines  # noqa: E402  (bench/summary.py)
 
 
 def instances(n: int, turns: int, pool: list[str], difficulty: str, seed0: int = 0):
@@ -54,12 +55,18 @@ def main() -> None:
     for col in ("seed", "grid", "target", "status", "turns", "proven impossible", "det s", "wall s"):
         table.add_column(col)
     counts: dict[str, int] = {}
+    decided: list[float] = []
+    walls: list[float] = []
     for seed, grid, rolls, target in instances(args.n, args.turns, pool, args.difficulty, args.seed):
         setup = Chapter4(grid, target, args.difficulty)
         t0 = time.perf_counter()
         res = solve_chapter4(setup, rolls, time_limit=args.time_limit)
         wall = time.perf_counter() - t0
         counts[res.status] = counts.get(res.status, 0) + 1
+        decided_now = res.status != "unknown"  # won: the earliest, proven; impossible: proven
+        walls.append(wall if decided_now else UNPROVEN)
+        if decided_now:
+            decided.append(res.deterministic_time)
         proven = res.proven_impossible_turns
         status = res.status + (" (win found)" if res.status == "unknown" and res.line is not None else "")
         table.add_row(str(seed), f"{grid[0]} | {grid[1]} / {grid[2]} | {grid[3]}", setup.target_text(), status,
@@ -68,7 +75,8 @@ def main() -> None:
         print(f"seed {seed}: {res.status} ({wall:.1f} s wall, {res.deterministic_time:.2f} det-s)", file=sys.stderr, flush=True)
     console = Console(width=200)
     console.print(table)
-    console.print(", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for text in summary_lines(counts, walls, decided):
+        console.print(text)
 
 
 if __name__ == "__main__":
