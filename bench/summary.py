@@ -2,7 +2,8 @@
 answer over every instance, an unproven one counted as above the limit.
 
 Why one place: a median over the proven instances alone reads like the target's figure while
-leaving the UNKNOWN ones out (chapter 2's bench printed "median 9 det-s" with 2 of 6 unknown).
+leaving the UNKNOWN ones out (chapter 2's bench printed "decided: median 8.60 det-s" on a run
+with one of its three instances unknown).
 The issues' targets are medians over all instances, so that figure comes first here."""
 from __future__ import annotations
 
