@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import statistics
 import time
 
 from rich.console import Console
 from rich.table import Table
 
 from solver.pentaquest import BGA, Options, load_default_deck, solve
+from summary import UNPROVEN, summary_lines  # bench/summary.py
 
 
 def main() -> None:
@@ -30,7 +30,8 @@ def main() -> None:
                   + (" (BGA reading)" if args.bga else ""))
     for col in ("seed", "status", "score", "turns", "seconds", "nodes"):
         table.add_column(col, justify="right")
-    times = []
+    times: list[float] = []
+    counts: dict[str, int] = {}
     proven = 0
     for seed in range(args.first_seed, args.first_seed + args.n):
         rng = random.Random(seed)
@@ -38,13 +39,16 @@ def main() -> None:
         t0 = time.perf_counter()
         res = solve(deck, stream, BGA if args.bga else Options(), time_limit=args.time_limit)
         dt = time.perf_counter() - t0
-        times.append(dt)
-        proven += res.status in ("optimal", "unreachable")
+        proven_now = res.status in ("optimal", "unreachable")
+        times.append(dt if proven_now else UNPROVEN)
+        proven += proven_now
+        counts[res.status] = counts.get(res.status, 0) + 1
         table.add_row(str(seed), res.status, str(res.score), str(res.turns), f"{dt:.2f}", str(res.nodes))
     console = Console()
     console.print(table)
-    console.print(f"median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
-                  f"proven {proven}/{args.n} (time limit {args.time_limit:g} s; Python {platform.python_version()})")
+    for text in summary_lines(counts, times, None):
+        console.print(text)
+    console.print(f"proven {proven}/{args.n} (time limit {args.time_limit:g} s; Python {platform.python_version()})")
 
 
 if __name__ == "__main__":

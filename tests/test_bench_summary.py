@@ -31,3 +31,8 @@ def test_nothing_proven_has_no_proven_line():
     assert lines == ["unknown 1",
                      "wall time to a proven answer over all 1 instances (unproven count as >limit): "
                      "median >limit, max >limit; 0 of 1 proven"]
+
+
+def test_without_deterministic_time():
+    lines = summary.summary_lines({"optimal": 2}, [0.5, 1.5], None)
+    assert lines[2] == "the proven ones alone: median 1.00 s, max 1.50 s"
