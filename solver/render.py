@@ -205,8 +205,9 @@ def round_summary(game: Game, result: RoundResult) -> Text:
             head = _status_text("OPTIMAL", st, f": {result.stars} stars, proven ({_proof_by(result.proof)}: "
                                                f"stars ≥ {(result.stars or 0) + 1} is INFEASIBLE)")
         elif getattr(result, "stars_proven", False) and not result.proof:
+            left_bound = "no bound proven" if result.leftover_bound is None else f"bound {result.leftover_bound}"
             head = _status_text("UNKNOWN", st, f": {result.stars} stars is proven the most any line can score, but the "
-                                               f"leftover tie-break ({result.leftover}, bound {result.leftover_bound}) was not "
+                                               f"leftover tie-break ({result.leftover}, {left_bound}) was not "
                                                "proven before the time limit. This is NOT a proven optimum")
         elif result.stars is not None and result.star_bound == result.stars and result.proof:
             head = _status_text("UNKNOWN", st, f": the search reached {result.stars} stars with bound {result.stars}, "

@@ -70,6 +70,11 @@ def round_report(game: Game, result: RoundResult) -> dict[str, Any]:
         "score": result.score,
         "realm_stars": cert["realm_stars"],
         "bound": result.star_bound,
+        # the stars proven the most any line scores (optimal, or unknown with only the leftover
+        # tie-break open), and then a proven bound on the leftover among those lines
+        "stars_proven": bool(result.stars_proven),
+        "leftover_bound": (result.leftover if result.status == "optimal"
+                           else result.leftover_bound if result.stars_proven else None),
         "line": cert["line"],
         "line_text": cert["line_text"],
         "turns": turns_json(game, result.line, rep.steps if rep else ()),

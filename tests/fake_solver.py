@@ -53,6 +53,7 @@ class FakeSolver:
             res.proof = {"question": f"stars >= {res.stars + 1}", "status": "UNKNOWN", "params": dict(PARAMS)}
             return res
         res = self._result("optimal", "optimal", game)
+        res.stars_proven, res.leftover_bound = True, res.leftover  # as solve_optimal's optimum
         res.proof = {"question": f"stars >= {res.stars + 1}", "status": "INFEASIBLE", "params": dict(PARAMS)}
         return res
 

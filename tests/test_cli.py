@@ -147,6 +147,7 @@ def test_round_json_fields(fake: FakeSolver) -> None:
         assert key in obj, key
     assert obj["status"] == "optimal" and obj["exit_code"] == 0
     assert (obj["stars"], obj["leftover"], obj["bound"], obj["score"]) == (1, 1, 1, 1.1)
+    assert obj["stars_proven"] is True and obj["leftover_bound"] == 1
     assert obj["line"][0]["roll"] == [3, 5] and obj["turns"][0]["stars_total"] == 1
     assert obj["rules"]["compensation"] == "choice" and obj["rolls"] == [[3, 5]]
 
@@ -158,6 +159,7 @@ def test_round_unknown_is_never_a_success(fake_unknown: FakeSolver) -> None:
     assert "upper bound 3 stars" in r.stdout  # the best line and the bound are shown
     obj = json.loads(run("round", "--realms", REALMS, "--rolls", ONE, "--json").stdout)
     assert obj["status"] == "unknown" and obj["exit_code"] == 3 and obj["bound"] == 3
+    assert obj["stars_proven"] is False and obj["leftover_bound"] is None
 
 
 def test_found_optimum_without_finished_proof_is_still_unknown(fake_unknown: FakeSolver) -> None:
@@ -168,6 +170,19 @@ def test_found_optimum_without_finished_proof_is_still_unknown(fake_unknown: Fak
     res.star_bound = res.stars
     text = round_summary(game, res).plain
     assert text.startswith("UNKNOWN") and "did not finish" in text and "NOT a proven optimum" in text
+
+
+def test_stars_proven_with_the_leftover_open_says_so_with_or_without_a_leftover_bound(fake_unknown: FakeSolver) -> None:
+    from solver.render import round_summary
+
+    game = build_game(REALMS, ONE)
+    res = fake_unknown.solve_optimal(game)
+    res.star_bound, res.stars_proven, res.proof = res.stars, True, None
+    text = round_summary(game, res).plain
+    assert text.startswith("UNKNOWN") and "is proven the most any line can score" in text
+    assert "no bound proven" in text and "None" not in text
+    res.leftover_bound = (res.leftover or 0) + 2
+    assert f"bound {res.leftover_bound})" in round_summary(game, res).plain
 
 
 def test_round_passes_limits_options_and_no_progress_when_not_a_terminal(fake: FakeSolver) -> None:

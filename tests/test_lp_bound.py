@@ -170,6 +170,11 @@ def test_stars_proven_by_the_lp_but_not_leftover_stay_unknown() -> None:
     assert res.stars_proven and res.stars == 4 and res.star_bound == 4
     assert res.leftover is not None and res.leftover_bound is not None and res.leftover < res.leftover_bound
     assert res.status == "unknown" and res.proof is None
+    from solver.report import round_report
+
+    obj = round_report(make_game(("libertalia", "parks", "azul"), [(4, 2), (1, 1)]), res)
+    assert obj["status"] == "unknown" and obj["stars_proven"] is True and obj["bound"] == 4
+    assert obj["leftover_bound"] == res.leftover_bound and obj["leftover"] < obj["leftover_bound"]
 
 
 def test_ark_nova_crosses_no_more_circles_than_outlined_in_the_lp() -> None:
