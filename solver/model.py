@@ -100,6 +100,14 @@ class ModelOptions:
     #: issue-2 bench (docs/performance.md, twelfth session): in CP-SAT's models too they only
     #: changed its search path (seed 30 lost its 18-star line, seed 4 found a better one)
     lp_rows: bool = False
+    #: a realm with many placements per # may state them per turn instead of per activation
+    #: (Feast for Odin: which shape fills which squares in turn t, its gains all credited to the
+    #: realm's first activation of the turn, which only lets them be spent earlier): more plays
+    #: than the rules allow, and no line can be read back, so only for the LP bounds' model
+    #: (`solve.lp_options`), which also drops compensation's condition (these realms then need
+    #: no placeability rows). Measured (docs/performance.md, forty-ninth session): Feast for
+    #: Odin rounds' star LP 3x and the split's LPs 4-8x faster, the same bounds or lower
+    placements_by_turn: bool = False
     #: the turns already played (a line of the first k turns, legal by the engine): fixed in
     #: every model built, so the question ("most stars", "N stars?") is about the rest of the round
     played: Line | None = None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from hypothesis import HealthCheck, settings
 from ortools.sat.python import cp_model
@@ -21,12 +22,14 @@ def make_game(keys, rolls, rules: RuleSet | None = None) -> Game:
     return Game(tuple(get_realm(k) for k in keys), tuple(rolls), rules or RuleSet())
 
 
-def model_score_of_line(game: Game, line: Line) -> tuple[str, int | None, int | None]:
+def model_score_of_line(game: Game, line: Line, options: ModelOptions | None = None) -> tuple[str, int | None, int | None]:
     """Fix a line's decisions in the model (no tricks) and read back stars and leftover. The
     model has the rows that only help an LP too (`lp_rows`; redundant rows must keep every legal
-    line, and a model with more rows accepting it means the one without them does)."""
+    line, and a model with more rows accepting it means the one without them does). `options`:
+    another model's (its `extras` and `tricks` are set here)."""
     most = max([len(t.actions) for t in line.turns] + [1])
-    rm = RoundModel(game, ModelOptions(tricks=False, extras=most, lp_rows=True))
+    base = options if options is not None else ModelOptions(lp_rows=True)
+    rm = RoundModel(game, replace(base, tricks=False, extras=most))
     rm.fix_line(line)
     rm.model.maximize(1000 * rm.stars + rm.leftover)
     solver = cp_model.CpSolver()

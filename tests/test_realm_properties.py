@@ -14,7 +14,8 @@ from hypothesis import given, strategies as st
 
 from solver.playout import exhaustive_best, random_line
 from solver.realms import solvable_keys
-from solver.solve import STAR_WEIGHT, solve_optimal
+from solver.model import ModelOptions
+from solver.solve import STAR_WEIGHT, lp_options, solve_optimal
 
 from conftest import engine_score, examples, make_game, model_score_of_line
 
@@ -37,6 +38,21 @@ def test_model_accepts_random_engine_lines(key, rolls, seed):
     stars, leftover = engine_score(game, line)
     status, m_stars, m_left = model_score_of_line(game, line)
     assert status == "OPTIMAL", f"model rejects a legal line:\n{line.to_text()}"
+    assert (m_stars, m_left) == (stars, leftover), line.to_text()
+
+
+@pytest.mark.parametrize("key", ALL)
+@examples(4)
+@given(rolls=rolls_st, seed=st.integers(0, 10**6))
+def test_the_lp_s_model_accepts_random_engine_lines(key, rolls, seed):
+    """The model every LP bound is asked of (solve.lp_options: compensation's condition dropped,
+    the LP-only rows, placements stated per turn where a realm can) keeps every legal line with
+    its stars and leftover, as an integer model: so its LP bounds every line."""
+    game = make_game(trio(key), rolls)
+    line = random_line(game, random.Random(seed), max_actions=4, stop=0.15)
+    stars, leftover = engine_score(game, line)
+    status, m_stars, m_left = model_score_of_line(game, line, lp_options(ModelOptions()))
+    assert status == "OPTIMAL", f"the LP's model rejects a legal line:\n{line.to_text()}"
     assert (m_stars, m_left) == (stars, leftover), line.to_text()
 
 
