@@ -191,9 +191,6 @@ class Tapestry(Realm):
         model play's own #s are always legal in its own order (right shape, empty cells), so
         plays agreeing on those literals are orderable alike, and one cut removes every cell
         variant of an unorderable play (docs/realms/tapestry.md)."""
-        if enc.rm.options.placements_by_turn and not enc.timed:
-            self.encode_by_turn(enc)
-            return
         m = enc.model
         b, nb = self.block, self.nb
         EMPTY = self.empty_cells
@@ -375,112 +372,6 @@ class Tapestry(Realm):
             return [place[e.i, pm]] if (e.i, pm) in place else [enc.false]
 
         enc.can_take = can_take
-        enc.decode_choice = decode
-        enc.choice_lits = lits
-
-    def encode_by_turn(self, enc) -> None:
-        """The LP bounds' encoding (`ModelOptions.placements_by_turn`, as Feast for Odin's): the
-        placements filled in turn t instead of each activation's. Every legal line keeps it, with
-        the same stars and leftover: the turn's #s fill distinct placements of their shapes (a cell
-        is filled once); a big square completed during turn t gains its resource, credited to the
-        realm's first activation of the turn (spent no later than in the line; the turn's totals
-        are the same); the bands score at the round's end, as in `encode` untimed."""
-        m = enc.model
-        b, nb = self.block, self.nb
-        EMPTY = self.empty_cells
-        shapes_of: dict[int, list[int]] = {}
-        for s, masks in sorted(self.free_placements.items()):
-            for pm in masks if 1 <= s <= 6 else []:
-                shapes_of.setdefault(pm, []).append(s)
-        cells_of = {pm: self.placements[shapes_of[pm][0]][pm] for pm in shapes_of}
-        size = {s: len(cells) for s, cells in self.shapes.items()}
-        bigs = [(R, C) for R in range(nb) for C in range(nb)]
-        big_cells = {(R, C): [x for x in EMPTY if x[0] // b == R and x[1] // b == C] for R, C in bigs}
-        shared = any(len(ss) > 1 for ss in shapes_of.values())
-        turns = sorted({e.t for e in enc.events})
-        place: dict[tuple[int, int], object] = {}  # (turn, mask)
-        filled_after: list[dict[Cell, object]] = []  # per turn: the cell is filled by then
-        prev_f: dict[Cell, object] = {x: 0 for x in EMPTY}
-        firsts = []
-        for t in turns:
-            evs = [e for e in enc.events if e.t == t]
-            firsts.append(min(evs, key=lambda e: e.k))
-            by_cell: dict[Cell, list] = {x: [] for x in EMPTY}
-            for pm in shapes_of:
-                y = m.new_bool_var(enc.name("place_in_turn", f"t{t + 1}", f"cells={cells_text(cells_of[pm])}"))
-                place[t, pm] = y
-                for x in cells_of[pm]:
-                    by_cell[x].append(y)
-                if shared:
-                    m.add(y <= sum(e.val[s] for e in evs for s in shapes_of[pm]))
-            for v in range(1, 7):
-                ys = [place[t, pm] for pm in self.free_placements.get(v, [])]
-                if shared:
-                    m.add(sum(ys) >= sum(e.val[v] for e in evs))
-                else:
-                    m.add(sum(ys) == sum(e.val[v] for e in evs))
-            if shared:
-                m.add(sum(place[t, pm] for pm in shapes_of) == sum(e.active for e in evs))
-            now = {}
-            for x in EMPTY:
-                z = m.new_bool_var(enc.name("filled_after_turn", f"t{t + 1}", f"{x[0] + 1}{x[1] + 1}"))
-                m.add(z == prev_f[x] + sum(by_cell[x]))
-                now[x] = z
-            filled_after.append(now)
-            prev_f = now
-        filled = {}
-        for x in EMPTY:
-            f = enc.bool("filled", f"{x[0] + 1}{x[1] + 1}")
-            m.add(f == prev_f[x])
-            filled[x] = f
-        m.add(sum(filled.values()) == sum(size[v] * e.val[v] for e in enc.events for v in range(1, 7) if v in size))
-        complete = {}
-        for R, C in bigs:
-            cells = big_cells[R, C]
-            kinds = Resources.of(self.big[R][C])
-            if not cells:
-                complete[R, C] = enc.true
-                continue
-            prev = None
-            for n, t in enumerate(turns):
-                so_far = [filled_after[n][x] for x in cells]
-                z = m.new_bool_var(enc.name("big_complete_after_turn", f"t{t + 1}", f"big{R * nb + C + 1}"))
-                for f in so_far:
-                    m.add(z <= f)
-                m.add(z >= sum(so_far) - (len(cells) - 1))
-                if prev is not None:
-                    m.add(z >= prev)
-                for K in KINDS:
-                    if kinds.get(K):
-                        enc.add_gain(firsts[n], K, kinds.get(K) * (z - (prev if prev is not None else 0)))
-                prev = z
-            comp = enc.bool("big_complete", f"big{R * nb + C + 1}")
-            m.add(comp == (prev if prev is not None else 0))
-            m.add(len(cells) * comp <= sum(filled[x] for x in cells))
-            complete[R, C] = comp
-        bands = [("row", R, [(R, C) for C in range(nb)]) for R in range(nb)]
-        bands += [("column", C, [(R, C) for R in range(nb)]) for C in range(nb)]
-        for kind, n, squares in bands:
-            z = enc.bool(f"big_{kind}_complete", n + 1)
-            for sq in squares:
-                m.add(z <= complete[sq])
-            m.add(z >= sum(complete[sq] for sq in squares) - (len(squares) - 1))
-            enc.stars = enc.stars + z
-        m.add(sum(len(big_cells[sq]) * complete[sq] for sq in bigs) <= sum(filled.values()))
-
-        def decode(solver, e):
-            raise AssertionError("tapestry: the model by turn (LP bounds only) has no line to read")
-
-        def lits(e, choice):
-            try:
-                cells = parse_cells(dict(choice)["cells"])
-            except (IllegalAction, KeyError):
-                return [enc.false]
-            if any(not (0 <= r < self.size and 0 <= k < self.size) for r, k in cells):
-                return [enc.false]
-            pm = self.mask(cells)
-            return [place[e.t, pm]] if (e.t, pm) in place else [enc.false]
-
         enc.decode_choice = decode
         enc.choice_lits = lits
 
