@@ -173,6 +173,19 @@ class FeastForOdin(Realm):
         return tuple(most)
 
     # ---- CP-SAT ----------------------------------------------------------------------------
+    @cached_property
+    def _placement_index(self) -> dict:
+        return {pl: p for p, pl in enumerate(self.placements)}
+
+    def placement_of(self, choice) -> int | None:
+        """The index in `placements` of a line's choice (island, shape, cells), or None."""
+        c = dict(choice)
+        try:
+            key = (self.island_names.index(c["island"]), c["shape"], parse_cells(c["cells"]))
+        except (ValueError, IllegalAction, KeyError):
+            return None
+        return self._placement_index.get(key)
+
     def encode(self, enc) -> None:
         if enc.rm.options.placements_by_turn and not enc.timed:
             self.encode_by_turn(enc)
@@ -274,15 +287,9 @@ class FeastForOdin(Realm):
                     return make_choice(island=self.island_names[i], shape=s, cells=cells_text(cells))
             raise AssertionError("feast-for-odin: active event without a placement")
 
-        index = {pl: p for p, pl in enumerate(PL)}
-
         def lits(e, choice):
-            c = dict(choice)
-            try:
-                key = (self.island_names.index(c["island"]), c["shape"], parse_cells(c["cells"]))
-            except (ValueError, IllegalAction, KeyError):
-                return [enc.false]
-            return [place[e.i, index[key]]] if key in index else [enc.false]
+            p = self.placement_of(choice)
+            return [place[e.i, p]] if p is not None else [enc.false]
 
         enc.can_take = can_take
         enc.decode_choice = decode
@@ -341,18 +348,13 @@ class FeastForOdin(Realm):
             enc.add_completion_stars(self.bonus, done, [], len(isl), "island_complete", self.island_names[i])
         if enc.rm.options.lp_rows:
             enc.stars_within_count_bound(self.most_stars_by_count)
-        index = {pl: p for p, pl in enumerate(PL)}
 
         def decode(solver, e):
             raise AssertionError("feast-for-odin: the model by turn (LP bounds only) has no line to read")
 
         def lits(e, choice):
-            c = dict(choice)
-            try:
-                key = (self.island_names.index(c["island"]), c["shape"], parse_cells(c["cells"]))
-            except (ValueError, IllegalAction, KeyError):
-                return [enc.false]
-            return [place[e.t, index[key]]] if key in index else [enc.false]
+            p = self.placement_of(choice)
+            return [place[e.t, p]] if p is not None else [enc.false]
 
         enc.decode_choice = decode
         enc.choice_lits = lits
