@@ -313,7 +313,7 @@ class FeastForOdin(Realm):
         cover: dict[tuple[int, int, Cell], object] = {}  # (turn, island, cell)
         turns = sorted({e.t for e in enc.events})
         for t in turns:
-            evs = [e for e in enc.events if e.t == t]
+            evs = enc.turn_events(t)
             first = min(evs, key=lambda e: e.k)
             cells_of: dict[tuple[int, Cell], list] = {}
             for p, (i, s, cells) in enumerate(PL):
