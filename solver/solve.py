@@ -879,11 +879,13 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             if not leftover_proven:
                 answer = spec.take((rm2_options, stars, rm2_hint)) if spec is not None else None
                 if answer is None:
-                    answer = leftover_solve(game, rm2_options, stars, rm2_hint, params, time_limit, workers)
+                    answer = leftover_solve(game, rm2_options, stars, rm2_hint, params, time_limit, workers,
+                                            stop_at=result.leftover_bound)
                 status2, bound2 = _count(answer, result, lines), answer.bound
                 if bound2 is not None:
                     result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
-                leftover_proven = status2 == "optimal"
+                leftover_proven = status2 == "optimal" or (
+                    result.leftover_bound is not None and _best_leftover(game, lines, stars) >= result.leftover_bound)
                 if not leftover_proven and not long_round:
                     leftover_by_lp_and_split(bound2)
         finally:
@@ -985,10 +987,14 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
-                   floor: int | None = None) -> CutSolve:
+                   floor: int | None = None, stop_at: int | None = None) -> CutSolve:
     """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
     started from `hint`; `task`: run as a speculative solve (solver/speculate.py); `floor`: only
-    the lines with at least that much leftover (3f)."""
+    the lines with at least that much leftover (3f); `stop_at`: a proven bound on that leftover
+    (stage 3's LP): CP-SAT stops at the first line meeting it, the line a whole solve would end
+    with, instead of proving what the LP has proven. Measured on the issue-2 bench
+    (docs/performance.md, fiftieth session): seed 14's line with the LP's 7 came at 2.4 s of a
+    7.5 s solve; 10 of 50 rounds took 0.1-4.8 det-s less, the same answers."""
     rm = build(game, options)
     rm.model.add(rm.stars >= stars)
     if floor is not None:
@@ -1000,7 +1006,7 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
     if task is not None:
         task.solver(solver)
     return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None,
-                           repair=CutRepair.from_params(params))
+                           repair=CutRepair.from_params(params), stop_at=stop_at, scale=1)
 
 
 def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
@@ -1097,7 +1103,7 @@ def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
         hint = _best_in_region(game, lines, k - 1, stars)
         answer = spec.take((region, stars, hint)) if spec is not None else None
         if answer is None:
-            answer = leftover_solve(game, region, stars, hint, params, time_limit, workers)
+            answer = leftover_solve(game, region, stars, hint, params, time_limit, workers, stop_at=bound)
         status = _count(answer, result, lines)
         if status == "infeasible":
             region_bounds[k] = -1  # no line of the region has that many stars
@@ -1406,7 +1412,7 @@ def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines:
             _lower_round_bound(result, cases, k, rest)  # 3b's region at its limit already says so
             continue
         answer = leftover_solve(game, dc_replace(options, max_total_extras=k - 1), stars, None, params, budget, workers,
-                                floor=best + 1 if floored else None)
+                                floor=best + 1 if floored else None, stop_at=result.leftover_bound)
         status = _count(answer, result, lines)
         if status == "infeasible":  # with the floor: at most the best; without: no line there has the stars
             region: int | None = best if floored else -1

@@ -10,7 +10,11 @@ the star LP, the split's LPs, stage 3's leftover solve).
 Same input, same answer: the task's inputs are fixed when it starts, and its answer is used only
 when the answer's own path asks exactly that question (`take` with an equal key); otherwise it is
 stopped and dropped. One CP-SAT worker under a deterministic limit gives the same result in a
-thread as in the main one, so only the wall time changes.
+thread as in the main one, so the answer is the same. One difference in what is reported: asked
+in the answer's own thread, a leftover solve stops at the first line meeting the leftover LP's
+bound (`solve.leftover_solve`'s `stop_at`), and the speculative one, started before that bound
+is known, runs on to prove it; the line, status, bounds and cuts are the same, and the
+deterministic time reported with a spare core can be the larger (fiftieth session).
 """
 from __future__ import annotations
 

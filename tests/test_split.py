@@ -819,3 +819,31 @@ def test_3f_s_rest_is_empty_when_the_star_lp_of_those_lines_is_below_the_stars()
     cases.lps[2] = None  # the leftover LP of at least 2 reached no optimum
     assert cases.rest_bound(2, star_lp.integer_bound + 1, params) == -1
     assert cases.rest_bound(2, star_lp.integer_bound, params) is None
+
+
+def test_a_leftover_solve_stops_at_a_proven_bound_with_the_same_line(monkeypatch) -> None:
+    """`leftover_solve(stop_at=b)`, b a proven bound on the leftover (stage 3's LP): CP-SAT stops
+    at the first line meeting it (the stop is CP-SAT's, spied), which is the line the whole
+    solve ends with (it keeps the first line of each better value), in no more deterministic
+    time; a stop above the optimum is never met, and the answer is the whole solve's."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
+    params = S.load_params("optimal")
+    stops: list[int | None] = []
+    real = S.solve_with_cuts
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        stops.append(kwargs.get("stop_at"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, "solve_with_cuts", spy)
+    whole = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1)
+    assert whole.status == "optimal" and whole.line is not None
+    stopped = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover)
+    assert stopped.line == whole.line and replay(SMALL, stopped.line).final.resources.total() == truth.leftover
+    assert stopped.deterministic_time <= whole.deterministic_time
+    above = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover + 1)
+    assert (above.status, above.line, above.bound) == (whole.status, whole.line, whole.bound)
+    assert stops == [None, truth.leftover, truth.leftover + 1]
