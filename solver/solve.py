@@ -1006,7 +1006,7 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
     if task is not None:
         task.solver(solver)
     return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None,
-                           repair=CutRepair.from_params(params), stop_at=stop_at, scale=1)
+                           repair=CutRepair.from_params(params), stop_at=stop_at)
 
 
 def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
