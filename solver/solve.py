@@ -103,7 +103,7 @@ def one_worker(params: dict[str, Any], workers: int | None) -> bool:
 
 
 #: the prefixes of round.toml's keys that are the solver's own settings, not CP-SAT's parameters
-OWN_SETTINGS = ("quick_", "improve_", "cut_repair_", "lp_", "leftover_lp_", "leftover_proof_", "split_", "mip_hint_", "line_mip_",
+OWN_SETTINGS = ("quick_", "improve_", "cut_repair_", "lp_", "leftover_lp_", "leftover_proof_", "leftover_finder_", "split_", "mip_hint_", "line_mip_",
                 "region_", "star_cases_", "extras_case", "prefix_lp_", "speculate")
 
 
@@ -252,16 +252,36 @@ class _ShownLines(list[Line]):
             self.shown.line(replay(self.game, found).stars_total)
 
 
-class _LineKeeper(cp_model.CpSolverSolutionCallback):
-    """Orders every improving solution with the engine and keeps the best legal line."""
+class LateStop:
+    """A stop line a solve learns while it runs (a speculative solve's: solver/speculate.py): the
+    asking thread sets `value` once it knows the bound; the solve reads it at each line."""
 
-    def __init__(self, rm: RoundModel, progress: Callable[[int, int], None] | None, stop_at: int | None = None, scale: int = STAR_WEIGHT) -> None:
+    def __init__(self) -> None:
+        self.value: int | None = None
+
+
+#: the improving legal lines of a solve, in the order found: (objective, line, cuts made before it)
+Trail = list[tuple[int, Line, int]]
+
+
+class _LineKeeper(cp_model.CpSolverSolutionCallback):
+    """Orders every improving solution with the engine and keeps the best legal line (each
+    improving one also in `trail`, when given)."""
+
+    def __init__(self, rm: RoundModel, progress: Callable[[int, int], None] | None, stop_at: int | LateStop | None = None,
+                 scale: int = STAR_WEIGHT, trail: Trail | None = None) -> None:
         super().__init__()
         self.scale = scale
         self.rm = rm
         self.progress = progress
         self.stop_at = stop_at
         self.best: tuple[int, Line] | None = None
+        self.trail = trail
+        self.cuts = 0  # (set by the solve: the cuts made so far)
+
+    def stop(self) -> int | None:
+        """The objective at which the search stops (None: none, or not known yet)."""
+        return self.stop_at.value if isinstance(self.stop_at, LateStop) else self.stop_at
 
     def on_solution_callback(self) -> None:
         found = decode_line(self.rm, self)
@@ -269,7 +289,10 @@ class _LineKeeper(cp_model.CpSolverSolutionCallback):
             value = int(self.objective_value)
             if self.best is None or value > self.best[0]:
                 self.best = (value, found)
-            if self.stop_at is not None and value >= self.stop_at:
+                if self.trail is not None:
+                    self.trail.append((value, found, self.cuts))
+            stop = self.stop()
+            if stop is not None and value >= stop:
                 self.stop_search()
         if self.progress is not None and self.best is not None:
             self.progress(self.best[0] // self.scale, int(self.best_objective_bound) // self.scale)
@@ -296,10 +319,11 @@ def solve_with_cuts(
     rm: RoundModel,
     solver: cp_model.CpSolver,
     progress: Callable[[int, int], None] | None = None,
-    stop_at: int | None = None,
+    stop_at: int | LateStop | None = None,
     scale: int = STAR_WEIGHT,
     cancelled: threading.Event | None = None,
     repair: CutRepair | None = None,
+    trail: Trail | None = None,
 ) -> CutSolve:
     """Solve; when the model's optimum has a turn with no legal order, cut that play off and
     solve again. Returns (status, best legal line, proven objective bound, cuts, deterministic
@@ -311,21 +335,23 @@ def solve_with_cuts(
     illegal in every order, so each solve's bound is valid for every legal line. `cancelled`
     (a speculative solve, solver/speculate.py): set, no further solve is started. `repair`
     (solver/cut_repair.py): before solving again after a cut optimum, look for a legal line with
-    the same objective near the cut play."""
+    the same objective near the cut play. `trail`: every improving legal line is appended to it
+    (objective, line, cuts made before it); `stop_at` may be a `LateStop`."""
     assert not rm.options.free_compensation, "lines are never taken from the LP's model"
     budget = solver.parameters.max_deterministic_time
     try:
-        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale, cancelled, repair)
+        return _solve_with_cuts(rm, solver, budget, progress, stop_at, scale, cancelled, repair, trail)
     finally:
         solver.parameters.max_deterministic_time = budget
 
 
 def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
-                     progress: Callable[[int, int], None] | None, stop_at: int | None, scale: int,
-                     cancelled: threading.Event | None = None, repair: CutRepair | None = None) -> CutSolve:
+                     progress: Callable[[int, int], None] | None, stop_at: int | LateStop | None, scale: int,
+                     cancelled: threading.Event | None = None, repair: CutRepair | None = None,
+                     trail: Trail | None = None) -> CutSolve:
     cuts = 0
     spent = 0.0
-    keeper = _LineKeeper(rm, progress, stop_at, scale)
+    keeper = _LineKeeper(rm, progress, stop_at, scale, trail)
     bound: int | None = None
 
     def settled() -> CutSolve | None:
@@ -333,7 +359,8 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
         best = keeper.best
         if best is not None and bound is not None and best[0] >= bound:
             return CutSolve("optimal", best[1], bound, cuts, spent)
-        if best is not None and stop_at is not None and best[0] >= stop_at:
+        stop = keeper.stop()
+        if best is not None and stop is not None and best[0] >= stop:
             return CutSolve("unknown", best[1], bound, cuts, spent)
         return None
 
@@ -362,6 +389,7 @@ def _solve_with_cuts(rm: RoundModel, solver: cp_model.CpSolver, budget: float,
             return CutSolve("unknown", best[1] if best else None, bound, cuts, spent)
         asked = repair_questions(rm, solver, found, repair) if repair is not None and this_solve >= repair.after else None
         rm.forbid_history(solver, found)
+        keeper.cuts = cuts
         if asked is not None and repair is not None:
             values, steps = asked
             for pinned in steps:
@@ -827,11 +855,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         # long rounds: the leftover solve of the lines without 3-pumpkin activations, which 3b
         # (or stage 3's own solve, when that is its model) asks after the LPs, started now on a
         # spare core (solver/speculate.py: used only if asked exactly so; the same answers)
-        spec: Speculation | None = None
+        spec: LeftoverSpeculation | None = None
         if long_round and speculate_on:
             region0, hint0 = dc_replace(left_options, max_total_extras=0), _best_in_region(game, lines, 0, stars)
-            spec = Speculation((region0, stars, hint0),
-                               lambda task: leftover_solve(game, region0, stars, hint0, params, time_limit, workers, task))
+            spec = LeftoverSpeculation(game, region0, stars, hint0, params, time_limit, workers)
         try:
             rm2_options = left_options
             # (after the speculative solve started: the split's LPs may still run on the spare
@@ -877,7 +904,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             if long_round:
                 leftover_by_lp_and_split(None)
             if not leftover_proven:
-                answer = spec.take((rm2_options, stars, rm2_hint)) if spec is not None else None
+                answer = spec.answer(rm2_options, stars, rm2_hint, result.leftover_bound) if spec is not None else None
                 if answer is None:
                     answer = leftover_solve(game, rm2_options, stars, rm2_hint, params, time_limit, workers,
                                             stop_at=result.leftover_bound)
@@ -987,14 +1014,122 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
-                   floor: int | None = None, stop_at: int | None = None) -> CutSolve:
+                   floor: int | None = None, stop_at: int | None = None, found: FinderRun | None = None) -> CutSolve:
     """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
     started from `hint`; `task`: run as a speculative solve (solver/speculate.py); `floor`: only
     the lines with at least that much leftover (3f); `stop_at`: a proven bound on that leftover
     (stage 3's LP): CP-SAT stops at the first line meeting it, the line a whole solve would end
     with, instead of proving what the LP has proven. Measured on the issue-2 bench
     (docs/performance.md, fiftieth session): seed 14's line with the LP's 7 came at 2.4 s of a
-    7.5 s solve; 10 of 50 rounds took 0.1-4.8 det-s less, the same answers."""
+    7.5 s solve; 10 of 50 rounds took 0.1-4.8 det-s less, the same answers.
+
+    With `stop_at`, a line finder first (`leftover_finder`; `found`: its run already made on the
+    spare core): a line meeting `stop_at`, or the finder's own proof, ends the question; else
+    the solve above runs as it would alone, and the answer is its status with the better line
+    and the lower bound of the two (both solves ask the same question)."""
+    if stop_at is None or task is not None or not finder_on(params):
+        return _leftover_solve(game, options, stars, hint, params, time_limit, workers, task, floor, stop_at)
+    if found is None:
+        found = leftover_finder(game, options, stars, hint, params, time_limit, workers, floor=floor, stop_at=stop_at)
+    finder = found.stopped_at(stop_at)
+    if finder.status in ("optimal", "infeasible") or (finder.line is not None and _leftover(game, finder.line) >= stop_at):
+        return finder
+    whole = _leftover_solve(game, options, stars, hint, params, time_limit, workers, floor=floor, stop_at=stop_at)
+    line = whole.line
+    if finder.line is not None and (line is None or _leftover(game, finder.line) > _leftover(game, line)):
+        line = finder.line
+    bounds = [b for b in (finder.bound, whole.bound) if b is not None]
+    return CutSolve(whole.status, line, min(bounds) if bounds else None, finder.cuts + whole.cuts,
+                    finder.deterministic_time + whole.deterministic_time)
+
+
+class LeftoverSpeculation:
+    """Stage 3's leftover question of the lines without 3-pumpkin activations, asked on the spare
+    core before its bound is known (solver/speculate.py): the line finder's run, which learns
+    its stop when the asking thread knows it (`LateStop`), or with the finder off the whole
+    solve. `answer` gives what `leftover_solve` would give in the asking thread."""
+
+    def __init__(self, game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
+                 time_limit: float | None, workers: int | None) -> None:
+        self.game, self.params, self.time_limit, self.workers = game, params, time_limit, workers
+        self.late = LateStop()
+        self.finder = finder_on(params)
+        late = self.late
+
+        def run(task: Speculation) -> FinderRun | CutSolve:
+            if self.finder:
+                return leftover_finder(game, options, stars, hint, params, time_limit, workers, task, stop_at=late)
+            return leftover_solve(game, options, stars, hint, params, time_limit, workers, task)
+
+        self.task = Speculation((options, stars, hint), run)
+
+    def answer(self, options: ModelOptions, stars: int, hint: Line | None, stop_at: int | None) -> CutSolve | None:
+        """`leftover_solve(options, stars, hint, stop_at=stop_at)` from the spare core's run when
+        it asked exactly that question (None: ask it in this thread). With the finder off, the
+        whole solve's answer, which ran on past the stop (only its deterministic time differs)."""
+        key = (options, stars, hint)
+        if self.task.taken or self.task.key != key or (self.finder and stop_at is None):
+            return None  # (no stop: this thread asks no finder, so the run is not its question)
+        if not self.finder:
+            return self.task.take(key)
+        self.late.value = stop_at
+        run = self.task.take(key)
+        return leftover_solve(self.game, options, stars, hint, self.params, self.time_limit, self.workers,
+                              stop_at=stop_at, found=run)
+
+    def cancel(self) -> None:
+        self.task.cancel()
+
+
+def finder_on(params: dict[str, Any]) -> bool:
+    """Do the question's leftover solves with a bound ask the line finder first?"""
+    return float(params.get("leftover_finder_deterministic_time", 0) or 0) > 0
+
+
+@dataclass
+class FinderRun:
+    """The line finder's solve (`leftover_finder`) and every improving line it found, in order:
+    enough to give the answer a solve stopping at any bound would have given, whether its stop
+    was known from the start or learnt on the way (a speculative run: `LateStop`)."""
+
+    answer: CutSolve
+    trail: Trail
+
+    def stopped_at(self, stop_at: int) -> CutSolve:
+        """The answer of the same solve stopping at the first line meeting `stop_at`: CP-SAT's
+        one-worker path does not depend on where it is stopped, so that line is the trail's first
+        meeting it (the deterministic time is the run's: it may have gone past it)."""
+        answer = self.answer
+        for value, line, cuts in self.trail:
+            if value >= stop_at:
+                proven = answer.bound is not None and value >= answer.bound
+                return CutSolve("optimal" if proven else "unknown", line, answer.bound, cuts, answer.deterministic_time)
+        return answer
+
+
+def leftover_finder(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
+                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
+                    floor: int | None = None, stop_at: int | LateStop | None = None) -> FinderRun:
+    """`leftover_solve`'s line finder: the same question within `leftover_finder_deterministic_time`,
+    with CP-SAT's settings `leftover_finder_solver_*` (no probing: it finds the line with the
+    most leftover but proves less; measured, docs/performance.md, fifty-first session)."""
+    budget = float(params.get("leftover_finder_deterministic_time", 0) or 0)
+    trail: Trail = []
+    answer = _leftover_solve(game, options, stars, hint, prefixed_params(params, "leftover_finder_solver_"),
+                             min(budget, time_limit) if time_limit is not None else budget, workers, task,
+                             floor=floor, stop_at=stop_at, trail=trail)
+    return FinderRun(answer, trail)
+
+
+def _leftover(game: Game, line: Line) -> int:
+    """A line's leftover resources (replayed)."""
+    return replay(game, line).final.resources.total()
+
+
+def _leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
+                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
+                    floor: int | None = None, stop_at: int | LateStop | None = None, trail: Trail | None = None) -> CutSolve:
+    """One CP-SAT solve of `leftover_solve`'s question with the CP-SAT parameters `params`."""
     rm = build(game, options)
     rm.model.add(rm.stars >= stars)
     if floor is not None:
@@ -1006,7 +1141,7 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
     if task is not None:
         task.solver(solver)
     return solve_with_cuts(rm, solver, cancelled=task.cancelled if task is not None else None,
-                           repair=CutRepair.from_params(params), stop_at=stop_at)
+                           repair=CutRepair.from_params(params), stop_at=stop_at, trail=trail)
 
 
 def _count(answer: CutSolve, result: RoundResult, lines: list[Line]) -> str:
@@ -1075,7 +1210,7 @@ def leftover_cases(game: Game, rm2_options: ModelOptions, rel: LpRelaxation, ext
 def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
                     workers: int | None, result: RoundResult, bound: int | None = None,
-                    spec: Speculation | None = None) -> int | None:
+                    spec: LeftoverSpeculation | None = None) -> int | None:
     """3b: the most leftover with `stars` stars, proven by cases on 3-pumpkin activations (as the
     extras split does for stars; docs/model.md). The lines with none are asked first (the
     smallest model; measured, that is where the most leftover was); then k is the smallest count
@@ -1101,7 +1236,7 @@ def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
         """Most leftover among the lines with at most k - 1 3-pumpkin activations: proven?"""
         region = dc_replace(options, max_total_extras=k - 1)
         hint = _best_in_region(game, lines, k - 1, stars)
-        answer = spec.take((region, stars, hint)) if spec is not None else None
+        answer = spec.answer(region, stars, hint, bound) if spec is not None else None
         if answer is None:
             answer = leftover_solve(game, region, stars, hint, params, time_limit, workers, stop_at=bound)
         status = _count(answer, result, lines)
@@ -1162,17 +1297,22 @@ def improve_settings(params: dict[str, Any]) -> ImproveSettings:
     )
 
 
+def prefixed_params(params: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The question's CP-SAT parameters with each `PREFIX + NAME` key (solver/params/round.toml)
+    setting NAME: one kind of solve tuned apart from the rest."""
+    out = dict(params)
+    for key, value in params.items():
+        if key.startswith(prefix):
+            out[key[len(prefix):]] = value
+    return out
+
+
 def window_solver_params(params: dict[str, Any]) -> dict[str, Any]:
     """The CP-SAT parameters of the improver's window solves: the question's, each
     `improve_solver_NAME` key (solver/params/round.toml) setting NAME. Why: a window's model is
     the whole round with most turns fixed, and CP-SAT's full presolve of it took most of a
     window's wall time (docs/performance.md, twentieth session)."""
-    out = dict(params)
-    prefix = "improve_solver_"
-    for key, value in params.items():
-        if key.startswith(prefix):
-            out[key[len(prefix):]] = value
-    return out
+    return prefixed_params(params, "improve_solver_")
 
 
 def _window_solver(params: dict[str, Any], workers: int | None) -> Callable[[RoundModel, float], tuple[Line | None, float]]:

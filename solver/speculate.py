@@ -14,7 +14,12 @@ thread as in the main one, so the answer is the same. One difference in what is 
 in the answer's own thread, a leftover solve stops at the first line meeting the leftover LP's
 bound (`solve.leftover_solve`'s `stop_at`), and the speculative one, started before that bound
 is known, runs on to prove it; the line, status, bounds and cuts are the same, and the
-deterministic time reported with a spare core can be the larger (fiftieth session).
+deterministic time reported with a spare core can be the larger (fiftieth session). Since the
+fifty-first session, with the leftover line finder on (round.toml: off), that speculative
+question is the finder's run
+(`solve.leftover_finder`), which learns its stop when the asking thread knows it
+(`solve.LateStop`) and keeps every improving line, so the asking thread takes the line a
+finder stopping there from the start would have found (`solve.FinderRun.stopped_at`).
 """
 from __future__ import annotations
 

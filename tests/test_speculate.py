@@ -42,23 +42,28 @@ def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(
     """With and without the spare core: the same status, line, bounds and cuts, and no less
     deterministic time beside (the speculative solves ask exactly the questions the sequential
     path asks; `_same`). With it,
-    the leftover solve of the lines without 3-pumpkin activations runs once, in the spare core's
-    thread, and stage 3 uses it; without it, every leftover solve runs in the asking thread."""
+    the leftover question of the lines without 3-pumpkin activations is asked once, its line
+    finder (`leftover_finder`, no probing) in the spare core's thread, and stage 3 uses it;
+    without it, every leftover solve runs in the asking thread."""
     _long(monkeypatch)
-    real = S.leftover_solve
-    calls: list[tuple[int | None, str]] = []
+    with_finder = S.load_params  # (round.toml has the finder off; here it is on, as it can be)
+    monkeypatch.setattr(S, "load_params", lambda q: {**with_finder(q), "leftover_finder_deterministic_time": 6.0})
+    assert S.finder_on(S.load_params("optimal"))
+    real = S._leftover_solve
+    calls: list[tuple[int | None, str, bool]] = []  # (region, thread, the finder's settings?)
 
-    def spy(game, options, *args, **kwargs):
-        calls.append((options.max_total_extras, threading.current_thread().name))
-        return real(game, options, *args, **kwargs)
+    def spy(game, options, stars, hint, params, *args, **kwargs):
+        calls.append((options.max_total_extras, threading.current_thread().name, params["cp_model_probing_level"] == 0))
+        return real(game, options, stars, hint, params, *args, **kwargs)
 
-    monkeypatch.setattr(S, "leftover_solve", spy)
+    monkeypatch.setattr(S, "_leftover_solve", spy)
     alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
-    assert calls and all(name == threading.current_thread().name for _, name in calls)
+    assert calls and all(name == threading.current_thread().name for _, name, _ in calls)
+    assert (0, threading.current_thread().name, True) in calls
     calls.clear()
     beside = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
-    assert calls[0] == (0, "speculative-solve")
-    assert (0, threading.current_thread().name) not in calls  # not asked again
+    assert calls[0] == (0, "speculative-solve", True)
+    assert (0, threading.current_thread().name, True) not in calls  # not asked again
     assert alone.status == "optimal"
     assert _same(beside, alone)
 
@@ -127,7 +132,7 @@ def test_stage_3_starts_its_speculative_leftover_solve_before_it_waits_for_the_s
     monkeypatch.setattr(S, "load_params", lambda q: {**long_params(q), "split_after_converged_windows": False})
     started = threading.Event()
     waited: list[bool] = []
-    real_split_lps, real_leftover = S._split_lps, S.leftover_solve
+    real_split_lps, real_leftover = S._split_lps, S._leftover_solve
 
     def split_lps(split):
         waited.append(started.wait(20))
@@ -139,7 +144,7 @@ def test_stage_3_starts_its_speculative_leftover_solve_before_it_waits_for_the_s
         return real_leftover(game, options, *args, **kwargs)
 
     monkeypatch.setattr(S, "_split_lps", split_lps)
-    monkeypatch.setattr(S, "leftover_solve", leftover_solve)
+    monkeypatch.setattr(S, "_leftover_solve", leftover_solve)
     res = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
     assert waited == [True] and res.status == "optimal"
 

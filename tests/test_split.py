@@ -825,12 +825,13 @@ def test_a_leftover_solve_stops_at_a_proven_bound_with_the_same_line(monkeypatch
     """`leftover_solve(stop_at=b)`, b a proven bound on the leftover (stage 3's LP): CP-SAT stops
     at the first line meeting it (the stop is CP-SAT's, spied), which is the line the whole
     solve ends with (it keeps the first line of each better value), in no more deterministic
-    time; a stop above the optimum is never met, and the answer is the whole solve's."""
+    time; a stop above the optimum is never met, and the answer is the whole solve's. (Without
+    the line finder, which the next test covers.)"""
     import solver.solve as S
 
     truth = _small_truth()
     assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
-    params = S.load_params("optimal")
+    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 0}
     stops: list[int | None] = []
     real = S.solve_with_cuts
 
@@ -847,3 +848,67 @@ def test_a_leftover_solve_stops_at_a_proven_bound_with_the_same_line(monkeypatch
     above = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover + 1)
     assert (above.status, above.line, above.bound) == (whole.status, whole.line, whole.bound)
     assert stops == [None, truth.leftover, truth.leftover + 1]
+
+
+def test_a_leftover_solve_with_a_bound_asks_its_line_finder_first(monkeypatch) -> None:
+    """With a proven bound to stop at and the finder on, `leftover_solve` first asks the line finder (round.toml's
+    `leftover_finder_*`: no probing, spied on the solver it gets): a line meeting the bound ends
+    the question; a bound above the optimum is not met, so the question's own solve follows
+    and the answer is the one it gives alone. Without a bound, only the question's own solve."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
+    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 6.0}  # (round.toml: off)
+    assert params.get("leftover_finder_solver_cp_model_probing_level") == 0
+    own = S.make_solver(params, 1.0, 1).parameters.cp_model_probing_level
+    assert own != 0
+    seen: list[int] = []
+    real = S.make_solver
+
+    def spy(p, limit, workers):  # type: ignore[no-untyped-def]
+        solver = real(p, limit, workers)
+        seen.append(solver.parameters.cp_model_probing_level)
+        return solver
+
+    monkeypatch.setattr(S, "make_solver", spy)
+    whole = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1)
+    assert whole.status == "optimal" and seen == [own]
+    seen.clear()
+    found = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover)
+    assert found.line is not None and replay(SMALL, found.line).final.resources.total() == truth.leftover
+    assert seen == [0]
+    seen.clear()
+    above = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover + 1)
+    assert seen == [0]  # (here the finder proves the optimum itself: nothing more is asked)
+    assert above.status == "optimal" and above.line is not None and above.bound == truth.leftover
+    assert replay(SMALL, above.line).final.resources.total() == truth.leftover
+    seen.clear()
+    # a finder that finds nothing within its limit: the question's own solve, as it answers alone
+    short = {**params, "leftover_finder_deterministic_time": 0.001}
+    after = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, short, 30, 1, stop_at=truth.leftover + 1)
+    assert seen == [0, own]
+    assert (after.status, after.line, after.bound) == (whole.status, whole.line, whole.bound)
+
+
+def test_the_line_finder_s_answer_does_not_depend_on_when_it_learns_its_stop() -> None:
+    """A speculative line finder learns its stop late (`LateStop`) or not at all; its run still
+    gives the line a finder stopping there from the start gives (`FinderRun.stopped_at`: CP-SAT's
+    one-worker path does not depend on where it is stopped). Here the finder's run improves
+    twice (leftover 1, then 2), so the line at each stop is not simply the run's last."""
+    import solver.solve as S
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(2, 5), (1, 3), (1, 4), (4, 4), (6, 4)])
+    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 6.0}
+    stars = 8  # (the round's proven optimum: 8 stars, leftover 2)
+    free = S.leftover_finder(game, ModelOptions(), stars, None, params, 30, 1)
+    assert [value for value, _, _ in free.trail] == [1, 2]
+    stopped = S.leftover_finder(game, ModelOptions(), stars, None, params, 30, 1, stop_at=1)
+    late = S.LateStop()
+    late.value = 1
+    learnt = S.leftover_finder(game, ModelOptions(), stars, None, params, 30, 1, stop_at=late)
+    assert [value for value, _, _ in stopped.trail] == [1]
+    lines = {run.stopped_at(1).line for run in (free, stopped, learnt)}
+    assert lines == {stopped.answer.line} and replay(game, stopped.answer.line).final.resources.total() == 1
+    assert stopped.answer.deterministic_time < free.answer.deterministic_time
+    assert free.stopped_at(2).line == free.answer.line and free.stopped_at(3) == free.answer
