@@ -856,9 +856,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         # (or stage 3's own solve, when that is its model) asks after the LPs, started now on a
         # spare core (solver/speculate.py: used only if asked exactly so; the same answers)
         spec: LeftoverSpeculation | None = None
+        gate = FinderGate.from_params(params)  # (the line finder's misses in this round)
         if long_round and speculate_on:
             region0, hint0 = dc_replace(left_options, max_total_extras=0), _best_in_region(game, lines, 0, stars)
-            spec = LeftoverSpeculation(game, region0, stars, hint0, params, time_limit, workers)
+            spec = LeftoverSpeculation(game, region0, stars, hint0, params, time_limit, workers, gate)
         try:
             rm2_options = left_options
             # (after the speculative solve started: the split's LPs may still run on the spare
@@ -888,12 +889,15 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                 if leftover_lp is None:
                     return
                 result.leftover_bound = leftover_lp.integer_bound if whole_bound is None else min(whole_bound, leftover_lp.integer_bound)
+                if spec is not None:
+                    spec.learn_stop(result.leftover_bound)  # (its line finder may stop at its line now)
                 if _best_leftover(game, lines, stars) < leftover_lp.integer_bound:
                     kept_cases = leftover_cases(game, rm2_options, rel, extras_row, params)
                     if kept_cases is None:
                         return
                     proven_left = _leftover_split(game, left_options, kept_cases, stars, lines, params,
-                                                  time_limit, workers, result, bound=result.leftover_bound, spec=spec)
+                                                  time_limit, workers, result, bound=result.leftover_bound, spec=spec,
+                                                  gate=gate)
                     if proven_left is not None:
                         result.leftover_bound, leftover_proven = proven_left, True
 
@@ -907,7 +911,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
                 answer = spec.answer(rm2_options, stars, rm2_hint, result.leftover_bound) if spec is not None else None
                 if answer is None:
                     answer = leftover_solve(game, rm2_options, stars, rm2_hint, params, time_limit, workers,
-                                            stop_at=result.leftover_bound)
+                                            stop_at=result.leftover_bound, gate=gate)
                 status2, bound2 = _count(answer, result, lines), answer.bound
                 if bound2 is not None:
                     result.leftover_bound = bound2 if result.leftover_bound is None else min(result.leftover_bound, bound2)
@@ -922,7 +926,7 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             improve_leftover(stars)
             leftover_mip_lines(game, options, stars, lines, params, workers, result)
             if kept_cases is not None:
-                leftover_last_question(game, left_options, stars, lines, params, workers, result, kept_cases)
+                leftover_last_question(game, left_options, stars, lines, params, workers, result, kept_cases, gate)
     else:
         leftover_proven = False
     best_value = -1
@@ -1014,7 +1018,8 @@ def _best_in_region(game: Game, lines: list[Line], max_extras: int, min_stars: i
 
 def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
                    time_limit: float | None, workers: int | None, task: Speculation | None = None,
-                   floor: int | None = None, stop_at: int | None = None, found: FinderRun | None = None) -> CutSolve:
+                   floor: int | None = None, stop_at: int | None = None, found: TrailedRun | None = None,
+                   gate: FinderGate | None = None, found_whole: TrailedRun | None = None) -> CutSolve:
     """Most leftover among the lines of `options`' model with at least `stars` stars (stage 3),
     started from `hint`; `task`: run as a speculative solve (solver/speculate.py); `floor`: only
     the lines with at least that much leftover (3f); `stop_at`: a proven bound on that leftover
@@ -1025,18 +1030,25 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
 
     With `stop_at`, a line finder first (`leftover_finder`; `found`: its run already made on the
     spare core): a line meeting `stop_at`, or the finder's own proof, ends the question; else
-    the solve above runs as it would alone, and the answer is its status with the better line
-    and the lower bound of the two (both solves ask the same question)."""
-    if stop_at is None or task is not None or not finder_on(params):
+    the solve above runs as it would alone (`found_whole`: its run already made on the spare
+    core, `LeftoverSpeculation`), and the answer is its status with the better line and the
+    lower bound of the two (both solves ask the same question). `gate`: the round's finder
+    misses (`FinderGate`): once it is closed, no finder is asked."""
+    if stop_at is None or task is not None or not finder_on(params) or (gate is not None and not gate.open):
         return _leftover_solve(game, options, stars, hint, params, time_limit, workers, task, floor, stop_at)
     if found is None:
         found = leftover_finder(game, options, stars, hint, params, time_limit, workers, floor=floor, stop_at=stop_at)
     finder = found.stopped_at(stop_at)
-    if finder.status in ("optimal", "infeasible") or (finder.line is not None and _leftover(game, finder.line) >= stop_at):
+    if _settles(game, finder, stop_at):
         return finder
+    if gate is not None:
+        gate.misses += 1
     # (a model of its own, not the finder's: a cut the finder made would change this solve's
     # path, and it is to answer exactly as it does alone; building costs about 0.2 s)
-    whole = _leftover_solve(game, options, stars, hint, params, time_limit, workers, floor=floor, stop_at=stop_at)
+    if found_whole is not None:
+        whole = found_whole.stopped_at(stop_at)
+    else:
+        whole = _leftover_solve(game, options, stars, hint, params, time_limit, workers, floor=floor, stop_at=stop_at)
     line = whole.line
     if finder.line is not None and (line is None or _leftover(game, finder.line) > _leftover(game, line)):
         line = finder.line
@@ -1045,42 +1057,100 @@ def leftover_solve(game: Game, options: ModelOptions, stars: int, hint: Line | N
                     finder.deterministic_time + whole.deterministic_time)
 
 
+def _settles(game: Game, finder: CutSolve, stop_at: int | None) -> bool:
+    """Does a line finder's answer end its question: its own proof, or (with a stop known) a
+    line meeting the stop?"""
+    return finder.status in ("optimal", "infeasible") or (
+        stop_at is not None and finder.line is not None and _leftover(game, finder.line) >= stop_at)
+
+
 class LeftoverSpeculation:
     """Stage 3's leftover question of the lines without 3-pumpkin activations, asked on the spare
-    core before its bound is known (solver/speculate.py): the line finder's run, which learns
-    its stop when the asking thread knows it (`LateStop`), or with the finder off the whole
-    solve. `answer` gives what `leftover_solve` would give in the asking thread."""
+    core before its bound is known (solver/speculate.py). With the finder off, the whole solve.
+    With it on, the line finder's run, which learns its stop when the asking thread knows it
+    (`LateStop`), then, unless its line already meets the stop known by then, the question's own
+    solve with the same late stop: a finder that misses costs the asking thread no wall time.
+    Both keep their improving lines (`TrailedRun`), so `answer` gives what `leftover_solve`
+    gives in the asking thread."""
 
     def __init__(self, game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
-                 time_limit: float | None, workers: int | None) -> None:
-        self.game, self.params, self.time_limit, self.workers = game, params, time_limit, workers
+                 time_limit: float | None, workers: int | None, gate: FinderGate | None = None) -> None:
+        self.game, self.params, self.time_limit, self.workers, self.gate = game, params, time_limit, workers, gate
         self.late = LateStop()
         self.finder = finder_on(params)
+        self._lock = threading.Lock()  # (the late stop and the finder's run, read by both threads)
+        self._found: TrailedRun | None = None
         late = self.late
 
-        def run(task: Speculation) -> FinderRun | CutSolve:
-            if self.finder:
-                return leftover_finder(game, options, stars, hint, params, time_limit, workers, task, stop_at=late)
-            return leftover_solve(game, options, stars, hint, params, time_limit, workers, task)
+        def run(task: Speculation) -> tuple[TrailedRun, TrailedRun | None] | CutSolve:
+            if not self.finder:
+                return leftover_solve(game, options, stars, hint, params, time_limit, workers, task)
+            found = leftover_finder(game, options, stars, hint, params, time_limit, workers, task, stop_at=late)
+            with self._lock:
+                self._found = found
+                stop = late.value
+                settled = task.cancelled.is_set() or _settles(game, found.answer if stop is None else found.stopped_at(stop), stop)
+            if settled:
+                return found, None
+            trail: Trail = []
+            whole = _leftover_solve(game, options, stars, hint, params, time_limit, workers, task, stop_at=late, trail=trail)
+            return found, TrailedRun(whole, trail)
 
         self.task = Speculation((options, stars, hint), run)
+
+    def learn_stop(self, stop_at: int) -> None:
+        """The question's bound as soon as the asking thread knows it (stage 3's leftover LP), so
+        that the finder stops at its line. It must be at least the stop `answer` is asked with
+        (a bound only falls): a run stopped at a line meeting it has met that one too."""
+        with self._lock:
+            if self.late.value is None or stop_at < self.late.value:
+                self.late.value = stop_at
 
     def answer(self, options: ModelOptions, stars: int, hint: Line | None, stop_at: int | None) -> CutSolve | None:
         """`leftover_solve(options, stars, hint, stop_at=stop_at)` from the spare core's run when
         it asked exactly that question (None: ask it in this thread). With the finder off, the
         whole solve's answer, which ran on past the stop (only its deterministic time differs)."""
         key = (options, stars, hint)
-        if self.task.taken or self.task.key != key or (self.finder and stop_at is None):
-            return None  # (no stop: this thread asks no finder, so the run is not its question)
+        if self.task.taken or self.task.key != key or (self.finder and (stop_at is None or not self.gate_open)):
+            return None  # (no stop, or the gate closed: this thread asks no finder, so the run is not its question)
         if not self.finder:
             return self.task.take(key)
-        self.late.value = stop_at
+        with self._lock:
+            self.late.value = stop_at
+            settled = self._found is not None and _settles(self.game, self._found.stopped_at(stop_at), stop_at)
+        if settled:
+            self.task.cancel()  # (the question's own solve, started before the stop was known, is not needed)
         run = self.task.take(key)
+        found, whole = run
         return leftover_solve(self.game, options, stars, hint, self.params, self.time_limit, self.workers,
-                              stop_at=stop_at, found=run)
+                              stop_at=stop_at, found=found, gate=self.gate, found_whole=whole)
+
+    @property
+    def gate_open(self) -> bool:
+        return self.gate is None or self.gate.open
 
     def cancel(self) -> None:
         self.task.cancel()
+
+
+@dataclass
+class FinderGate:
+    """A round's line-finder misses: after `allowed` finder runs that neither met their bound nor
+    proved (None: no limit), the round's later leftover solves ask none. Why: a round whose first
+    finder misses is mostly one whose later ones miss too (measured on the issue-2 bench, fifty-first
+    session: seeds 3 and 6 paid three failed runs each)."""
+
+    allowed: int | None
+    misses: int = 0
+
+    @property
+    def open(self) -> bool:
+        return self.allowed is None or self.misses < self.allowed
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> "FinderGate":
+        allowed = params.get("leftover_finder_misses")
+        return cls(None if allowed is None else int(allowed))
 
 
 def finder_on(params: dict[str, Any]) -> bool:
@@ -1089,10 +1159,11 @@ def finder_on(params: dict[str, Any]) -> bool:
 
 
 @dataclass
-class FinderRun:
-    """The line finder's solve (`leftover_finder`) and every improving line it found, in order:
-    enough to give the answer a solve stopping at any bound would have given, whether its stop
-    was known from the start or learnt on the way (a speculative run: `LateStop`)."""
+class TrailedRun:
+    """A leftover solve (the line finder's, `leftover_finder`, or the question's own on the spare
+    core) and every improving line it found, in order: enough to give the answer a solve
+    stopping at any bound would have given, whether its stop was known from the start or learnt
+    on the way (a speculative run: `LateStop`)."""
 
     answer: CutSolve
     trail: Trail
@@ -1111,7 +1182,7 @@ class FinderRun:
 
 def leftover_finder(game: Game, options: ModelOptions, stars: int, hint: Line | None, params: dict[str, Any],
                     time_limit: float | None, workers: int | None, task: Speculation | None = None,
-                    floor: int | None = None, stop_at: int | LateStop | None = None) -> FinderRun:
+                    floor: int | None = None, stop_at: int | LateStop | None = None) -> TrailedRun:
     """`leftover_solve`'s line finder: the same question within `leftover_finder_deterministic_time`,
     with CP-SAT's settings `leftover_finder_solver_*` (no probing: it finds the line with the
     most leftover but proves less; measured, docs/performance.md, fifty-first session)."""
@@ -1120,7 +1191,7 @@ def leftover_finder(game: Game, options: ModelOptions, stars: int, hint: Line | 
     answer = _leftover_solve(game, options, stars, hint, prefixed_params(params, "leftover_finder_solver_"),
                              min(budget, time_limit) if time_limit is not None else budget, workers, task,
                              floor=floor, stop_at=stop_at, trail=trail)
-    return FinderRun(answer, trail)
+    return TrailedRun(answer, trail)
 
 
 def _leftover(game: Game, line: Line) -> int:
@@ -1212,7 +1283,7 @@ def leftover_cases(game: Game, rm2_options: ModelOptions, rel: LpRelaxation, ext
 def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
                     stars: int, lines: list[Line], params: dict[str, Any], time_limit: float | None,
                     workers: int | None, result: RoundResult, bound: int | None = None,
-                    spec: LeftoverSpeculation | None = None) -> int | None:
+                    spec: LeftoverSpeculation | None = None, gate: FinderGate | None = None) -> int | None:
     """3b: the most leftover with `stars` stars, proven by cases on 3-pumpkin activations (as the
     extras split does for stars; docs/model.md). The lines with none are asked first (the
     smallest model; measured, that is where the most leftover was); then k is the smallest count
@@ -1225,7 +1296,7 @@ def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
     the proven leftover, or None (a region not proven within the limit, or no k up to
     `split_max_extras`). `cases`: stage 3's LP and its cases (`leftover_cases`: of a region of
     the star split, or of the round), kept for 3f; `spec`: a speculative leftover solve, used
-    when it asked the same question.
+    when it asked the same question; `gate`: the round's line-finder misses (`FinderGate`).
 
     Unproven, the cases may still bound the round's leftover below `result.leftover_bound`: a
     region's solve that ends at its limit still bounds its lines, and with the LP of the rest,
@@ -1240,7 +1311,7 @@ def _leftover_split(game: Game, options: ModelOptions, cases: LeftoverCases,
         hint = _best_in_region(game, lines, k - 1, stars)
         answer = spec.answer(region, stars, hint, bound) if spec is not None else None
         if answer is None:
-            answer = leftover_solve(game, region, stars, hint, params, time_limit, workers, stop_at=bound)
+            answer = leftover_solve(game, region, stars, hint, params, time_limit, workers, stop_at=bound, gate=gate)
         status = _count(answer, result, lines)
         if status == "infeasible":
             region_bounds[k] = -1  # no line of the region has that many stars
@@ -1525,7 +1596,8 @@ def leftover_mip_lines(game: Game, options: ModelOptions, stars: int, lines: lis
 
 
 def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines: list[Line], params: dict[str, Any],
-                           workers: int | None, result: RoundResult, cases: LeftoverCases) -> None:
+                           workers: int | None, result: RoundResult, cases: LeftoverCases,
+                           gate: FinderGate | None = None) -> None:
     """3f: the stars proven and the leftover still not, after 3e's lines: 3b's question asked
     once more of the best line as it now is, with more time. k is the smallest count whose
     lines with at least k 3-pumpkin activations have at most the best leftover
@@ -1554,7 +1626,7 @@ def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines:
             _lower_round_bound(result, cases, k, rest)  # 3b's region at its limit already says so
             continue
         answer = leftover_solve(game, dc_replace(options, max_total_extras=k - 1), stars, None, params, budget, workers,
-                                floor=best + 1 if floored else None, stop_at=result.leftover_bound)
+                                floor=best + 1 if floored else None, stop_at=result.leftover_bound, gate=gate)
         status = _count(answer, result, lines)
         if status == "infeasible":  # with the floor: at most the best; without: no line there has the stars
             region: int | None = best if floored else -1

@@ -19,7 +19,9 @@ fifty-first session, with the leftover line finder on (round.toml: off), that sp
 question is the finder's run
 (`solve.leftover_finder`), which learns its stop when the asking thread knows it
 (`solve.LateStop`) and keeps every improving line, so the asking thread takes the line a
-finder stopping there from the start would have found (`solve.FinderRun.stopped_at`).
+finder stopping there from the start would have found (`solve.TrailedRun.stopped_at`); when it
+does not meet the stop, the question's own solve follows it in the same thread, as a trailed run
+too (fifty-second session).
 """
 from __future__ import annotations
 

@@ -32,6 +32,19 @@ def _answer(res: S.RoundResult) -> tuple:
             res.stars_proven)
 
 
+def _leftover_solves(monkeypatch) -> list[tuple[int | None, str, bool]]:
+    """Every leftover CP-SAT solve from now on, as (region, thread, the finder's settings?)."""
+    real = S._leftover_solve
+    calls: list[tuple[int | None, str, bool]] = []
+
+    def spy(game, options, stars, hint, params, *args, **kwargs):
+        calls.append((options.max_total_extras, threading.current_thread().name, params.get("cp_model_probing_level") == 0))
+        return real(game, options, stars, hint, params, *args, **kwargs)
+
+    monkeypatch.setattr(S, "_leftover_solve", spy)
+    return calls
+
+
 def _same(beside: S.RoundResult, alone: S.RoundResult) -> bool:
     """The same answer; the deterministic time no less beside (the speculative leftover solve runs
     on past the line the sequential one stops at: solver/speculate.py)."""
@@ -49,14 +62,7 @@ def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(
     with_finder = S.load_params  # (round.toml has the finder off; here it is on, as it can be)
     monkeypatch.setattr(S, "load_params", lambda q: {**with_finder(q), "leftover_finder_deterministic_time": 6.0})
     assert S.finder_on(S.load_params("optimal"))
-    real = S._leftover_solve
-    calls: list[tuple[int | None, str, bool]] = []  # (region, thread, the finder's settings?)
-
-    def spy(game, options, stars, hint, params, *args, **kwargs):
-        calls.append((options.max_total_extras, threading.current_thread().name, params["cp_model_probing_level"] == 0))
-        return real(game, options, stars, hint, params, *args, **kwargs)
-
-    monkeypatch.setattr(S, "_leftover_solve", spy)
+    calls = _leftover_solves(monkeypatch)
     alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
     assert calls and all(name == threading.current_thread().name for _, name, _ in calls)
     assert (0, threading.current_thread().name, True) in calls
@@ -66,6 +72,62 @@ def test_speculation_gives_the_same_answer_and_stage_3_takes_its_leftover_solve(
     assert (0, threading.current_thread().name, True) not in calls  # not asked again
     assert alone.status == "optimal"
     assert _same(beside, alone)
+
+
+def test_a_speculative_finder_that_misses_is_followed_by_the_question_s_own_solve_on_the_spare_core(monkeypatch) -> None:
+    """The line finder finding nothing within its limit (here 0.001 det-s): on the spare core its
+    run is followed by the question's own solve (with the late stop, `TrailedRun`), and stage 3
+    takes both, asking nothing more in its own thread; the answer is the sequential path's,
+    where the same two solves run one after the other in the asking thread."""
+    _long(monkeypatch)
+    short = S.load_params
+    monkeypatch.setattr(S, "load_params", lambda q: {**short(q), "leftover_finder_deterministic_time": 0.001})
+    calls = _leftover_solves(monkeypatch)
+    main = threading.current_thread().name
+    alone = S.solve_optimal(SMALL, 30, prove=False, speculate=False)
+    assert calls[:2] == [(0, main, True), (0, main, False)]  # (the finder missed: the own solve follows)
+    calls.clear()
+    beside = S.solve_optimal(SMALL, 30, prove=False, speculate=True)
+    assert calls[:2] == [(0, "speculative-solve", True), (0, "speculative-solve", False)]
+    assert all(region != 0 or name != main for region, name, _ in calls)  # not asked again
+    assert alone.status == "optimal"
+    assert _same(beside, alone)
+
+
+def test_a_speculative_leftover_question_learns_its_stop_after_its_finder_ended(monkeypatch) -> None:
+    """The stop learnt only after the finder's run ended (here waited for): the spare core has
+    gone on with the question's own solve. Asked with a stop the finder's line meets, that solve
+    is dropped and the finder's line is the answer; with a stop it does not meet, the own
+    solve's line at that stop. Either way the line `leftover_solve` gives in the asking thread."""
+    from solver.model import ModelOptions
+
+    game = make_game(("libertalia", "parks", "wurfelwelten"), [(2, 5), (1, 3), (1, 4), (4, 4), (6, 4)])
+    stars = 8  # (the round's optimum: 8 stars, leftover 2; tests/test_split.py)
+    roomy = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 6.0}
+    hint = S.leftover_finder(game, ModelOptions(), stars, None, roomy, 30, 1).trail[0][1]  # (leftover 1)
+    params = {**roomy, "leftover_finder_deterministic_time": 1.0}
+    first = S.leftover_finder(game, ModelOptions(), stars, hint, params, 30, 1)
+    assert [value for value, _, _ in first.trail] == [1] and first.answer.status == "unknown"
+    real = S._leftover_solve
+    whole_started = threading.Event()
+
+    def spy(game, options, stars, hint, params, *args, **kwargs):
+        if params.get("cp_model_probing_level") != 0:
+            whole_started.set()
+        return real(game, options, stars, hint, params, *args, **kwargs)
+
+    monkeypatch.setattr(S, "_leftover_solve", spy)
+    for stop in (1, 2):
+        whole_started.clear()
+        spec = S.LeftoverSpeculation(game, ModelOptions(), stars, hint, params, 30, 1)
+        assert whole_started.wait(60)  # (the finder ended with no stop known, and missed none)
+        beside = spec.answer(ModelOptions(), stars, hint, stop)
+        alone = S.leftover_solve(game, ModelOptions(), stars, hint, params, 30, 1, stop_at=stop)
+        assert beside is not None and beside.line is not None and alone.bound is not None and beside.bound is not None
+        assert (beside.line, beside.cuts) == (alone.line, alone.cuts) and S._leftover(game, beside.line) == stop
+        # (the bound and status are the run's, which may have gone past the stop: with the stop
+        # a proven bound, as stage 3's, the round's bound min(stop, bound) is the same)
+        assert min(stop, beside.bound) == min(stop, alone.bound)
 
 
 def test_the_split_s_lps_start_beside_the_quick_line(monkeypatch) -> None:

@@ -755,10 +755,10 @@ def test_stages_3e_and_3f_are_asked_only_when_the_leftover_stays_unproven(monkey
         asked.append(("3e", stars))
         return real_3e(game_, options, stars, *args, **kwargs)
 
-    def spy_3f(game_, options, stars, lines, params, workers, result, cases):
+    def spy_3f(game_, options, stars, lines, params, workers, result, cases, *rest):
         assert isinstance(cases, S.LeftoverCases) and 1 in cases.lps  # 3b asked the LP of at least one
         asked.append(("3f", stars))
-        return real_3f(game_, options, stars, lines, params, workers, result, cases)
+        return real_3f(game_, options, stars, lines, params, workers, result, cases, *rest)
 
     monkeypatch.setattr(S, "leftover_mip_lines", spy_3e)
     monkeypatch.setattr(S, "leftover_last_question", spy_3f)
@@ -891,9 +891,50 @@ def test_a_leftover_solve_with_a_bound_asks_its_line_finder_first(monkeypatch) -
     assert (after.status, after.line, after.bound) == (whole.status, whole.line, whole.bound)
 
 
+def test_a_round_s_line_finder_stops_after_its_allowed_misses(monkeypatch) -> None:
+    """`FinderGate`: the leftover solves of one round share it; once the finder has missed
+    `leftover_finder_misses` times (neither met its bound nor proved), the round's later
+    leftover solves ask only their own solve, which answers as it does alone. A finder that
+    meets its bound is no miss. Absent the setting, no limit."""
+    import solver.solve as S
+
+    truth = _small_truth()
+    assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
+    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 0.001, "leftover_finder_misses": 1}
+    asked: list[int | None] = []
+    real = S.leftover_finder
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs.get("stop_at"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, "leftover_finder", spy)
+    whole = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, {**params, "leftover_finder_deterministic_time": 0},
+                             30, 1, stop_at=truth.leftover + 1)
+    assert asked == []
+    gate = S.FinderGate.from_params(params)
+    assert gate.open
+    first = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover + 1, gate=gate)
+    assert asked == [truth.leftover + 1] and gate.misses == 1 and not gate.open
+    second = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, params, 30, 1, stop_at=truth.leftover + 1, gate=gate)
+    assert asked == [truth.leftover + 1]  # (the gate is closed: no finder)
+    for answer in (first, second):
+        assert (answer.status, answer.line, answer.bound) == (whole.status, whole.line, whole.bound)
+    # a finder meeting its bound is no miss; without the setting, no limit
+    found_gate = S.FinderGate.from_params({k: v for k, v in params.items() if k != "leftover_finder_misses"})
+    assert found_gate.allowed is None
+    roomy = {**params, "leftover_finder_deterministic_time": 6.0}
+    met = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, roomy, 30, 1, stop_at=truth.leftover, gate=gate)
+    assert len(asked) == 1 and met.line is not None  # (still closed)
+    open_gate = S.FinderGate(1)
+    met = S.leftover_solve(SMALL, ModelOptions(), truth.stars, None, roomy, 30, 1, stop_at=truth.leftover, gate=open_gate)
+    assert len(asked) == 2 and open_gate.misses == 0 and open_gate.open
+    assert met.line is not None and replay(SMALL, met.line).final.resources.total() == truth.leftover
+
+
 def test_the_line_finder_s_answer_does_not_depend_on_when_it_learns_its_stop() -> None:
     """A speculative line finder learns its stop late (`LateStop`) or not at all; its run still
-    gives the line a finder stopping there from the start gives (`FinderRun.stopped_at`: CP-SAT's
+    gives the line a finder stopping there from the start gives (`TrailedRun.stopped_at`: CP-SAT's
     one-worker path does not depend on where it is stopped). Here the finder's run improves
     twice (leftover 1, then 2), so the line at each stop is not simply the run's last."""
     import solver.solve as S
