@@ -1089,7 +1089,7 @@ class LeftoverSpeculation:
             with self._lock:
                 self._found = found
                 stop = late.value
-                settled = task.cancelled.is_set() or _settles(game, found.answer if stop is None else found.stopped_at(stop), stop)
+                settled = task.cancelled.is_set() or _settles(game, found.stopped_at(stop), stop)
             if settled:
                 return found, None
             trail: Trail = []
@@ -1120,8 +1120,7 @@ class LeftoverSpeculation:
             settled = self._found is not None and _settles(self.game, self._found.stopped_at(stop_at), stop_at)
         if settled:
             self.task.cancel()  # (the question's own solve, started before the stop was known, is not needed)
-        run = self.task.take(key)
-        found, whole = run
+        found, whole = self.task.take(key)
         return leftover_solve(self.game, options, stars, hint, self.params, self.time_limit, self.workers,
                               stop_at=stop_at, found=found, gate=self.gate, found_whole=whole)
 
@@ -1168,11 +1167,14 @@ class TrailedRun:
     answer: CutSolve
     trail: Trail
 
-    def stopped_at(self, stop_at: int) -> CutSolve:
+    def stopped_at(self, stop_at: int | None) -> CutSolve:
         """The answer of the same solve stopping at the first line meeting `stop_at`: CP-SAT's
         one-worker path does not depend on where it is stopped, so that line is the trail's first
-        meeting it (the deterministic time is the run's: it may have gone past it)."""
+        meeting it (the deterministic time is the run's: it may have gone past it). None: no
+        stop, the run's own answer."""
         answer = self.answer
+        if stop_at is None:
+            return answer
         for value, line, cuts in self.trail:
             if value >= stop_at:
                 proven = answer.bound is not None and value >= answer.bound
