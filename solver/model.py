@@ -108,6 +108,13 @@ class ModelOptions:
     #: no placeability rows). Measured (docs/performance.md, forty-ninth session): Feast for
     #: Odin rounds' star LP 3x and the split's LPs 4-8x faster, the same bounds or lower
     placements_by_turn: bool = False
+    #: an event's pumpkin changes as their cost on the line of values instead of one literal per
+    #: (base value, value) pair: 2 pumpkins per unit of the distance between the distribution of
+    #: base values and the distribution of values (per threshold x: |#bases <= x - #values <= x|),
+    #: the 3-pumpkin power's pairs kept as literals. Every line's plays satisfy it (a relaxation),
+    #: and an LP's cheapest transport on a line costs exactly that distance, so its LP optimum is
+    #: the pairs' one; no line can be read back, so only for the LP bounds' model (`solve.lp_options`)
+    pumpkins_by_thresholds: bool = False
     #: the turns already played (a line of the first k turns, legal by the engine): fixed in
     #: every model built, so the question ("most stars", "N stars?") is about the rest of the round
     played: Line | None = None
@@ -630,6 +637,8 @@ class RoundModel:
         base: dict[int, list] = {}
         for s, lit in use.items():
             base.setdefault(s.base_value(roll), []).append(lit)
+        if self.options.pumpkins_by_thresholds:
+            return self._event_by_thresholds(r, t, k, index, tag, active, val, use, base)
         num: dict[tuple[int, int, bool], Lit] = {}
         for b in sorted(base):
             for v in range(1, 7):
@@ -642,6 +651,37 @@ class RoundModel:
         extra = m.new_bool_var(f"extra3P[{tag}]")
         m.add(sum(x for (_, _, xx), x in num.items() if xx) == extra)
         pumpkins = sum((3 if x else 2 * abs(v - b)) * lit for (b, v, x), lit in num.items() if x or v != b)
+        return Event(r, t, k, index, tag, active, val, use, num, extra, pumpkins)
+
+    def _event_by_thresholds(self, r: int, t: int, k: int, index: int, tag: str, active: Lit,
+                             val: dict[int, Lit], use: dict[Source, Lit], base: dict[int, list]) -> Event:
+        """`_event`'s pumpkins for the LP bounds' model (`ModelOptions.pumpkins_by_thresholds`):
+        the 3-pumpkin power's pairs as literals, the rest as 2 x the distance of the base values'
+        distribution to the values' (`dist[x]` >= |bases <= x - values <= x| for x = 1..5)."""
+        m = self.model
+        num: dict[tuple[int, int, bool], Lit] = {}
+        for b in sorted(base):
+            for v in (b - 1, b + 1):
+                if 1 <= v <= 6:
+                    num[b, v, True] = m.new_bool_var(f"change3P[{tag}]={b}to{v}")
+        extra = m.new_bool_var(f"extra3P[{tag}]")
+        m.add(sum(num.values()) == extra)
+        # mass left to the 2-pumpkin changes: base b's uses less its 3-pumpkin pairs, value v's
+        # literal less the pairs arriving there (each >= 0: a pair needs its base and its value)
+        stay = {b: sum(base[b]) - sum(x for (bb, _, _), x in num.items() if bb == b) for b in base}
+        land = {v: val[v] - sum(x for (_, vv, _), x in num.items() if vv == v) for v in range(1, 7)}
+        for b, expr in stay.items():
+            m.add(expr >= 0)
+        for v, expr in land.items():
+            m.add(expr >= 0)
+        dist = []
+        for x in range(1, 6):
+            gap = sum(stay[b] for b in stay if b <= x) - sum(land[v] for v in range(1, x + 1))
+            d = m.new_int_var(0, 1, f"dist[{tag}]<={x}")
+            m.add(d >= gap)
+            m.add(d >= -gap)
+            dist.append(d)
+        pumpkins = 2 * sum(dist) + 3 * extra
         return Event(r, t, k, index, tag, active, val, use, num, extra, pumpkins)
 
     # ---- decoding: the turn sets, then an order found by the engine ----------------------

@@ -178,8 +178,11 @@ def lp_options(options: ModelOptions) -> ModelOptions:
     for every legal line; measured, the same LP values from 2.3x fewer rows (docs/performance.md).
     Lines are never taken from that model (solve_with_cuts refuses it). It also gets the rows
     that only help an LP (`ModelOptions.lp_rows`), and the realms state their placements per
-    turn where they can (`ModelOptions.placements_by_turn`: a smaller LP, still a relaxation)."""
-    return dc_replace(options, free_compensation=True, lp_rows=True, placements_by_turn=True)
+    turn where they can (`ModelOptions.placements_by_turn`: a smaller LP, still a relaxation),
+    and each activation's pumpkin changes are priced as a distance on the values
+    (`ModelOptions.pumpkins_by_thresholds`: a third fewer columns, the same LP optimum)."""
+    return dc_replace(options, free_compensation=True, lp_rows=True, placements_by_turn=True,
+                      pumpkins_by_thresholds=True)
 
 
 def lp_model(game: Game, options: ModelOptions) -> RoundModel:

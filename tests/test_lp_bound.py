@@ -2,6 +2,7 @@
 weak-duality check, and soundness against the engine (a bound below a legal line is a bug)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from fractions import Fraction
@@ -113,6 +114,50 @@ def test_the_bound_holds_on_random_legal_lines(keys, rolls, seed) -> None:  # ty
     fixed = lp_upper_bound(rm.model, rm.stars)
     assert fixed is not None, "the LP relaxation rejects a legal line"
     assert fixed.bound >= stars
+
+
+@settings(max_examples=10, deadline=None)
+@given(keys=st.permutations(ALL).map(lambda p: p[:3]),
+       rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=3))
+def test_pumpkins_by_thresholds_give_the_pairs_lp_optimum(keys, rolls) -> None:  # type: ignore[no-untyped-def]
+    """The LP's model states an event's pumpkin changes as 2 x the distance between its base
+    values and its values (`ModelOptions.pumpkins_by_thresholds`): the cheapest fractional
+    transport on a line costs exactly that, so the LP optimum of stars and of leftover is the one
+    of the literal per (base value, value) pair."""
+    game = make_game(keys, rolls)
+    for objective in ("stars", "leftover"):
+        values = []
+        for by_thresholds in (False, True):
+            options = dataclasses.replace(lp_options(ModelOptions()), pumpkins_by_thresholds=by_thresholds)
+            rm = RoundModel(game, options)
+            b = lp_upper_bound(rm.model, getattr(rm, objective))
+            assert b is not None
+            values.append(b.lp_value)
+        assert abs(values[0] - values[1]) < 1e-6, (objective, values)
+
+
+def test_pumpkins_by_thresholds_cost_two_per_step_and_three_for_the_power() -> None:
+    """One event alone: a rolled 1..6 changed to a value costs 2 pumpkins per step (the least the
+    model and its LP allow), 3 for a +-1 with the 3-pumpkin power; the same as the pairs' model."""
+    for die in range(1, 7):
+        game = make_game(("wurfelwelten", "parks", "libertalia"), [(die, die % 6 + 1)])
+        for value in range(1, 7):
+            for extra in ((False, True) if abs(value - die) == 1 else (False,)):
+                want = 3 if extra else 2 * abs(value - die)
+                for by_thresholds in (False, True):
+                    rm = RoundModel(game, ModelOptions(pumpkins_by_thresholds=by_thresholds))
+                    m = rm.model = cp_model.CpModel()  # one event alone: no realm, no resources
+                    e = rm._event(0, 0, 0, 0)
+                    m.add(e.use[Source("die", 0)] == 1)
+                    m.add(e.val[value] == 1)
+                    m.add(e.extra == int(extra))
+                    solver = cp_model.CpSolver()
+                    solver.parameters.num_workers = 1
+                    least = lp_upper_bound(m, -e.pumpkins)
+                    m.minimize(e.pumpkins)
+                    assert solver.solve(m) == cp_model.OPTIMAL
+                    assert round(solver.objective_value) == want, (die, value, extra, by_thresholds)
+                    assert least is not None and abs(-least.lp_value - want) < 1e-6, (die, value, extra, by_thresholds)
 
 
 def _one_turn_game() -> Game:
