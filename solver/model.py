@@ -653,6 +653,11 @@ class RoundModel:
         pumpkins = sum((3 if x else 2 * abs(v - b)) * lit for (b, v, x), lit in num.items() if x or v != b)
         return Event(r, t, k, index, tag, active, val, use, num, extra, pumpkins)
 
+    def require_change_literals(self) -> None:
+        """For a rule that reads each change's literal (`Event.num`): the LP bounds' model has only
+        the 3-pumpkin power's (`ModelOptions.pumpkins_by_thresholds`)."""
+        assert not self.options.pumpkins_by_thresholds, "the rule reads each change's literal (ModelOptions.pumpkins_by_thresholds)"
+
     def _event_by_thresholds(self, r: int, t: int, k: int, index: int, tag: str, active: Lit,
                              val: dict[int, Lit], use: dict[Source, Lit], base: dict[int, list]) -> Event:
         """`_event`'s pumpkins for the LP bounds' model (`ModelOptions.pumpkins_by_thresholds`):

@@ -60,7 +60,7 @@ def all_dice_used(rm: RoundModel, setup: Chapter1) -> None:
 def pumpkins_on_dice_and_heart_copies(rm: RoundModel, setup: Chapter1) -> None:
     """Pumpkins change only a rolled die or a heart copy (sources die, copy-pair, copy); a
     created # or a coin copy is never changed."""
-    assert not rm.options.pumpkins_by_thresholds, "the rule reads each change's literal (ModelOptions.pumpkins_by_thresholds)"
+    rm.require_change_literals()
     for e in _events(rm):
         changed = [x for (b, v, extra), x in e.num.items() if extra or v != b]
         for src, lit in e.use.items():
@@ -71,7 +71,7 @@ def pumpkins_on_dice_and_heart_copies(rm: RoundModel, setup: Chapter1) -> None:
 def at_most_three_pumpkins(rm: RoundModel, setup: Chapter1) -> None:
     """At most 3 pumpkins per activation: no ±2 (4 pumpkins) or more. With the reading option
     `limit_counts_card_costs`, pumpkins the realm card asks for count too."""
-    assert not rm.options.pumpkins_by_thresholds, "the rule reads each change's literal (ModelOptions.pumpkins_by_thresholds)"
+    rm.require_change_literals()
     for enc in rm.encoders:
         for e in enc.events:
             for (b, v, extra), x in e.num.items():

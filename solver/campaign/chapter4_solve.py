@@ -173,7 +173,7 @@ def pairs_do_not_cross(cm: Chapter4Model) -> None:
 def copies_unchanged(cm: Chapter4Model) -> None:
     """Copies cannot be modified separately: a swarm copy pays no pumpkins (its value is the
     original's after its change)."""
-    assert not cm.rm.options.pumpkins_by_thresholds, "the rule reads each change's literal (ModelOptions.pumpkins_by_thresholds)"
+    cm.rm.require_change_literals()
     for _, e in cm.events():
         changed = [x for (b, v, extra), x in e.num.items() if extra or v != b]
         cm.rm.model.add(cm.copy_lit(e) + sum(changed) <= 1)
