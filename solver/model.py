@@ -154,6 +154,15 @@ def extras_bound(game: Game, t: int) -> int:
     return max(0, bound)
 
 
+def turn_extras_bounds(game: Game, options: ModelOptions) -> list[int]:
+    """The bound per turn on 3-pumpkin activations a RoundModel of these options keeps
+    (`RoundModel.extras`), known without building one."""
+    bounds = [options.extras if options.extras is not None else extras_bound(game, t) for t in range(game.turns)]
+    if options.max_total_extras is not None:
+        bounds = [min(e, options.max_total_extras) for e in bounds]
+    return bounds
+
+
 class RealmEncoder:
     """What a realm's `encode` gets: its events and hooks into the round model."""
 
@@ -375,9 +384,7 @@ class RoundModel:
         self.true = m.new_bool_var("true")
         m.add(self.true == 1)
         T = game.turns
-        self.extras = [options.extras if options.extras is not None else extras_bound(game, t) for t in range(T)]
-        if options.max_total_extras is not None:
-            self.extras = [min(e, options.max_total_extras) for e in self.extras]
+        self.extras = turn_extras_bounds(game, options)
         self.events: list[list[Event]] = []
         for r, realm in enumerate(game.realms):
             cap = realm.max_events(T, game.rules)

@@ -29,7 +29,7 @@ from .interrupt import no_sigint
 from .improve import ImproveSettings, WindowModel, improve_line, line_score, pair_windows
 from .lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported, lp_upper_bound
 from .mip_hint import highs_mip, hint_by_name, hint_values, line_mip_limits
-from .model import ModelOptions, RoundModel
+from .model import ModelOptions, RoundModel, turn_extras_bounds
 from .cut_repair import CutRepair, repair_questions, solve_pinned
 from .speculate import Speculation, spare_core
 from .split import ExtrasSplit, extras_terms, line_extras, split_proof
@@ -506,11 +506,10 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
         first = greedy_line(game, options.played)  # always a legal line to start from (and to show)
     result = RoundResult("optimal", "unknown", params={})
     lines = _ShownLines(game, shown, [first])
-    # 2. most stars
-    rm = build(game, options)
-    rm.model.maximize(rm.stars)
+    # 2. most stars (the whole round's model is built only when its star search is asked: long
+    # rounds with an LP bound never ask it, `lp_first_star_search`)
     solver = make_solver(params, time_limit, workers)
-    result.params, result.extras = effective_params(solver), list(rm.extras)
+    result.params, result.extras = effective_params(solver), turn_extras_bounds(game, options)
 
     def whole_progress(best: int, bound: int) -> None:
         """The whole model's star search: its lines and its bound are the round's."""
@@ -770,7 +769,8 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
             stars_proven, proven_by, line = True, "split", best_so_far()
             star_bound_proven(replay(game, line).stars_total)
     if not stars_proven and (not long_round or lp is None or params.get("lp_first_star_search", True)):
-        rm.model.clear_hints()
+        rm = build(game, options)
+        rm.model.maximize(rm.stars)
         rm.hint_line(best_so_far())
         shown.enter(STAGE_STAR_SEARCH)
         status, found_line, bound, cuts, used = solve_with_cuts(rm, solver, star_progress, scale=1,
