@@ -697,6 +697,14 @@ class RoundModel:
         return Event(r, t, k, index, tag, active, val, use, num, extra, pumpkins)
 
     # ---- decoding: the turn sets, then an order found by the engine ----------------------
+    @staticmethod
+    def decode_event(solver: cp_model.CpSolver, enc: RealmEncoder, e: Event) -> tuple[Any, int, Choice]:
+        """An active event of a solution: the # it uses, its value and the realm's choice."""
+        src = next(s for s, x in e.use.items() if solver.boolean_value(x))
+        v = next(v for v, x in e.val.items() if solver.boolean_value(x))
+        assert enc.decode_choice is not None
+        return src, v, enc.decode_choice(solver, e)
+
     def turn_sets(self, solver: cp_model.CpSolver) -> list[tuple[list[list[Activation]], list[Compensation], list[tuple[str, Choice]]]]:
         """Per turn: each realm's activations (in realm order), the compensations, end choices."""
         game = self.game
@@ -708,10 +716,7 @@ class RoundModel:
                 for e in enc.turn_events(t):
                     if not solver.boolean_value(e.active):
                         continue
-                    src = next(s for s, x in e.use.items() if solver.boolean_value(x))
-                    v = next(v for v, x in e.val.items() if solver.boolean_value(x))
-                    assert enc.decode_choice is not None
-                    choice = enc.decode_choice(solver, e)
+                    src, v, choice = self.decode_event(solver, enc, e)
                     acts.append(Activation(src, enc.realm.key, choice, v - src.base_value(roll), bool(solver.boolean_value(e.extra))))
                 per_realm.append(acts)
             comps = [Compensation(k, K) for (tt, k, K), x in self.comp.items() if tt == t and solver.boolean_value(x)]

@@ -290,10 +290,7 @@ def turn_units(cm: Chapter4Model, solver: cp_model.CpSolver) -> list[tuple[list[
             for e in enc.turn_events(t):
                 if not solver.boolean_value(e.active):
                     continue
-                src = next(s for s, x in e.use.items() if solver.boolean_value(x))
-                v = next(v for v, x in e.val.items() if solver.boolean_value(x))
-                assert enc.decode_choice is not None
-                choice = enc.decode_choice(solver, e)
+                src, v, choice = rm.decode_event(solver, enc, e)
                 if isinstance(src, FreeCopy):
                     acts[r, e.index] = Activation(SWARM, enc.realm.key, choice)
                     copies.add((r, e.index))
