@@ -37,7 +37,7 @@ import highspy
 from ortools.sat.python import cp_model
 
 from .highs import highs_lp, quiet_highs
-from .lp_bound import INF, Row, Unsupported, _objective, box, expr_terms, linear_terms, relax, slack_of
+from .lp_bound import INF, Row, Unsupported, _objective, box, expr_terms, linear_terms, readable_proto, relax, slack_of
 
 
 @dataclass(frozen=True)
@@ -103,10 +103,11 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     know."""
     t0 = time.perf_counter()
     try:
-        lo, hi, rows = relax(model.proto)
+        proto = readable_proto(model)
+        lo, hi, rows = relax(proto)
         c, _const = _objective(model, objective)
         lo, hi = list(lo), list(hi)
-        rows = rows + exact_rows(model.proto, lo, hi, exact_max)  # (appends the selectors to lo, hi)
+        rows = rows + exact_rows(proto, lo, hi, exact_max)  # (appends the selectors to lo, hi)
     except Unsupported:
         return None
     n = len(lo)
@@ -197,7 +198,8 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
         return len(lo) - 1
 
     for ct in proto.constraints:
-        if ct.has_lin_max() and exact_max:
+        kind = ct.WhichOneof("constraint")
+        if kind == "lin_max" and exact_max:
             z, z0 = expr_terms(ct.lin_max.target, "lin_max")
             zmax = box(lo, hi, z)[1] + z0
             selectors = []
@@ -212,7 +214,7 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
                 row[sel] = row.get(sel, 0) + big  # z - e + big * s <= big - z0 + t0
                 out.append(Row(row, -INF, big - z0 + t0))
             out.append(Row({sel: 1 for sel in selectors}, 1, 1))
-        elif ct.has_linear() and len(ct.linear.domain) > 2:
+        elif kind == "linear" and len(ct.linear.domain) > 2:
             dom = [int(x) for x in ct.linear.domain]
             if len(dom) != 4:
                 raise Unsupported("a linear row with more than one hole")

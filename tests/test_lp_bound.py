@@ -8,10 +8,11 @@ import random
 from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
+from ortools.linear_solver import linear_solver_pb2
 from ortools.sat.python import cp_model
 
 from solver.engine import Game, replay
-from solver.lp_bound import INF, HighsRelaxation, LpRelaxation, Row, lp_upper_bound, safe_bound
+from solver.lp_bound import INF, HighsRelaxation, LpRelaxation, Row, lp_upper_bound, readable_proto, safe_bound
 from solver.model import ModelOptions, RoundModel
 from solver.hull import upper_hull
 from solver.playout import random_line
@@ -69,6 +70,30 @@ def test_an_unknown_constraint_kind_gives_no_bound() -> None:
     xs = [m.new_int_var(0, 3, f"x{i}") for i in range(3)]
     m.add_all_different(xs)
     assert lp_upper_bound(m, sum(xs)) is None
+
+
+def test_the_readable_proto_is_the_model_s_proto() -> None:
+    """`readable_proto` (the proto read back from its binary form, for a fast relaxation) holds
+    every variable and constraint of the model as CP-SAT sees it."""
+    rm = RoundModel(make_game(("parks", "libertalia", "wurfelwelten"), [(1, 2), (3, 5)]))
+    proto, pb = rm.model.proto, readable_proto(rm.model)
+    assert [(v.name, list(v.domain)) for v in proto.variables] == [(v.name, list(v.domain)) for v in pb.variables]
+    assert [c.name for c in proto.constraints] == [c.name for c in pb.constraints]
+    assert [list(c.enforcement_literal) for c in proto.constraints] == [list(c.enforcement_literal) for c in pb.constraints]
+
+
+def test_glop_is_given_every_row_column_and_objective_coefficient() -> None:
+    """The relaxation loaded into GLOP as one proto (`mp_model`) is the relaxation: each row's
+    sides and coefficients, each column's box and objective coefficient."""
+    rm = RoundModel(make_game(("parks", "ark-nova", "feast-for-odin"), [(1, 2), (3, 5)]))
+    rel = LpRelaxation(rm.model, rm.stars)
+    held = linear_solver_pb2.MPModelProto()
+    rel.solver.ExportModelToProto(held)  # what GLOP's solver holds
+    assert held.maximize
+    assert [(x.lower_bound, x.upper_bound, x.objective_coefficient) for x in held.variable] == \
+        [(a, b, float(rel.c.get(i, 0))) for i, (a, b) in enumerate(zip(rel.lo, rel.hi))]
+    assert [(ct.lower_bound, ct.upper_bound, dict(zip(ct.var_index, ct.coefficient))) for ct in held.constraint] == \
+        [(row.lo, row.hi, {v: float(a) for v, a in row.coeffs.items()}) for row in rel.rows]
 
 
 @settings(max_examples=60, deadline=None)
