@@ -859,7 +859,7 @@ def test_a_leftover_solve_with_a_bound_asks_its_line_finder_first(monkeypatch) -
 
     truth = _small_truth()
     assert truth.status == "optimal" and truth.stars is not None and truth.leftover is not None
-    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 6.0}  # (round.toml: off)
+    params = {**S.load_params("optimal"), "leftover_finder_deterministic_time": 6.0}  # (round.toml's)
     assert params.get("leftover_finder_solver_cp_model_probing_level") == 0
     own = S.make_solver(params, 1.0, 1).parameters.cp_model_probing_level
     assert own != 0
