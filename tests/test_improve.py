@@ -760,3 +760,41 @@ def test_improve_both_without_off_restart_improves_a_compensating_line_on_the_ro
     assert replay(off, start).legal  # (the greedy line does not compensate here)
     S.improve_both(game, start, 3.0, params, 1, ModelOptions(), off_restart=False)
     assert [c[0] for c in calls] == ["off", "choice"] and calls[0][1] == start
+
+
+# bench/round.py's seeds 48 and 13 (9 turns; both small models have more than 5 000 variables)
+SEED_48 = (("feast-for-odin", "parks", "wurfelwelten"),
+           ((5, 3), (2, 5), (6, 5), (3, 5), (2, 6), (4, 2), (2, 6), (1, 4), (6, 2)))
+SEED_13 = (("ark-nova", "feast-for-odin", "libertalia"),
+           ((3, 3), (6, 6), (2, 6), (2, 6), (2, 2), (6, 6), (2, 2), (1, 5), (2, 6)))
+
+
+def test_stage_1_asks_no_quick_line_of_a_large_model_whose_greedy_line_compensates():
+    """`quick_max_variables` (round.toml): a small model above it is not solved when the greedy
+    line compensates (2c restarts from the quick line of the round without compensation then);
+    where the greedy line does not compensate, or the rule is off, there is no limit."""
+    import solver.solve as S
+
+    params = load_params("optimal")
+    limit = params["quick_max_variables"]
+    large = Game(tuple(get_realm(k) for k in SEED_48[0]), SEED_48[1])
+    off = Game(large.realms, large.rolls, dataclasses.replace(large.rules, compensation="off"))
+    assert not replay(off, greedy_line(large)).legal  # (its greedy line compensates)
+    assert S._quick_max_variables(large, params, ModelOptions()) == limit
+    assert S._quick_line(large, params, None, ModelOptions(), max_variables=limit) is None
+    assert S._quick_max_variables(off, params, ModelOptions()) is None
+    assert S._quick_max_variables(large, {k: v for k, v in params.items() if k != "quick_max_variables"},
+                                  ModelOptions()) is None
+    plain = Game(tuple(get_realm(k) for k in SEED_13[0]), SEED_13[1])
+    assert replay(dataclasses.replace(plain, rules=off.rules), greedy_line(plain)).legal
+    assert S._quick_max_variables(plain, params, ModelOptions()) is None
+
+
+def test_a_small_model_under_the_limit_is_still_solved():
+    """The limit counts the small model's variables: a 3-turn round's model is far below it, and
+    its quick line is asked (a legal line: `_quick_line` replays it)."""
+    import solver.solve as S
+
+    game = _game()
+    params = load_params("optimal")
+    assert S._quick_line(game, params, None, ModelOptions(), max_variables=params["quick_max_variables"]) is not None
