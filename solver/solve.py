@@ -500,11 +500,12 @@ def _solve_optimal(game: Game, time_limit: float | None, workers: int | None, op
     cap = game.rules.star_cap * len(game.realms)  # the most stars any line can have
     shown = RoundProgress(progress, cap, stage="")  # what the caller sees while this runs (solver/progress.py)
     shown.enter(STAGE_FIRST_LINE)
+    greedy = greedy_line(game, options.played)  # always a legal line to start from (and to show)
     first = _quick_line(game, params, time_limit, options, shown.line if progress else None,
-                        max_variables=_quick_max_variables(game, params, options)) \
+                        max_variables=_quick_max_variables(game, params, options, greedy), greedy=greedy) \
         if options.extras is None else None
     if first is None:
-        first = greedy_line(game, options.played)  # always a legal line to start from (and to show)
+        first = greedy
     result = RoundResult("optimal", "unknown", params={})
     lines = _ShownLines(game, shown, [first])
     # 2. most stars (the whole round's model is built only when its star search is asked: long
@@ -1643,9 +1644,9 @@ def leftover_last_question(game: Game, options: ModelOptions, stars: int, lines:
             _lower_round_bound(result, cases, k, rest)
 
 
-def _quick_max_variables(game: Game, params: dict[str, Any], options: ModelOptions) -> int | None:
+def _quick_max_variables(game: Game, params: dict[str, Any], options: ModelOptions, greedy: Line) -> int | None:
     """Stage 1's quick line is not asked of a small model with more variables than this (None: no
-    limit): `quick_max_variables` (round.toml), when the greedy line compensates. Why: on such
+    limit): `quick_max_variables` (round.toml), when the greedy line `greedy` compensates. Why: on such
     models the quick line kept its greedy hint's stars, leftover and compensation (measured on
     the issue-2 bench, fifty-fifth session), and a first line that compensates is not where 2c
     starts: improve_both restarts from the quick line of the round without compensation."""
@@ -1653,23 +1654,25 @@ def _quick_max_variables(game: Game, params: dict[str, Any], options: ModelOptio
     if limit is None:
         return None
     off = _without_compensation(game)
-    if not _off_first(game, off, options) or replay(off, greedy_line(game, options.played)).legal:
+    if not _off_first(game, off, options) or replay(off, greedy).legal:
         return None
     return int(limit)
 
 
 def _quick_line(game: Game, params: dict[str, Any], time_limit: float | None, options: ModelOptions,
-                on_line: Callable[[int], None] | None = None, max_variables: int | None = None) -> Line | None:
+                on_line: Callable[[int], None] | None = None, max_variables: int | None = None,
+                greedy: Line | None = None) -> Line | None:
     """A good line from the small model (one slot per realm and turn), checked by the engine;
     `on_line(stars)`: each better line's stars as the search finds it (progress); None when there
-    is none, or when the small model has more than `max_variables` variables (not solved)."""
+    is none, or when the small model has more than `max_variables` variables (not solved).
+    `greedy`: the round's greedy line (its hint), when the caller has it already."""
     if options.played is not None and line_extras(options.played) > 0:
         return None  # the played turns need 3-pumpkin activations, which this small model lacks
     rm = build(game, ModelOptions(tricks=options.tricks, extras=0, trick_list=options.trick_list, played=options.played))
     if max_variables is not None and len(rm.model.proto.variables) > max_variables:
         return None
     rm.model.maximize(STAR_WEIGHT * rm.stars + rm.leftover)
-    rm.hint_line(greedy_line(game, options.played))
+    rm.hint_line(greedy if greedy is not None else greedy_line(game, options.played))
     solver = make_solver(params, None, 1)
     limit = params.get("quick_deterministic_time", 2.0)
     solver.parameters.max_deterministic_time = min(limit, time_limit or limit)

@@ -780,14 +780,14 @@ def test_stage_1_asks_no_quick_line_of_a_large_model_whose_greedy_line_compensat
     large = Game(tuple(get_realm(k) for k in SEED_48[0]), SEED_48[1])
     off = Game(large.realms, large.rolls, dataclasses.replace(large.rules, compensation="off"))
     assert not replay(off, greedy_line(large)).legal  # (its greedy line compensates)
-    assert S._quick_max_variables(large, params, ModelOptions()) == limit
+    assert S._quick_max_variables(large, params, ModelOptions(), greedy_line(large)) == limit
     assert S._quick_line(large, params, None, ModelOptions(), max_variables=limit) is None
-    assert S._quick_max_variables(off, params, ModelOptions()) is None
+    assert S._quick_max_variables(off, params, ModelOptions(), greedy_line(off)) is None
     assert S._quick_max_variables(large, {k: v for k, v in params.items() if k != "quick_max_variables"},
-                                  ModelOptions()) is None
+                                  ModelOptions(), greedy_line(large)) is None
     plain = Game(tuple(get_realm(k) for k in SEED_13[0]), SEED_13[1])
     assert replay(dataclasses.replace(plain, rules=off.rules), greedy_line(plain)).legal
-    assert S._quick_max_variables(plain, params, ModelOptions()) is None
+    assert S._quick_max_variables(plain, params, ModelOptions(), greedy_line(plain)) is None
 
 
 def test_a_small_model_under_the_limit_is_still_solved():
