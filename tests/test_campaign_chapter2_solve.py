@@ -1041,6 +1041,25 @@ def test_a_case_stopped_in_presolve_is_not_refuted(monkeypatch) -> None:
         assert not refuted and bound >= cs.stars_to_win(setup), limit
 
 
+def test_cases_are_asked_of_the_lp_model(monkeypatch) -> None:
+    """`extras_case_lp_model`: each case's model is the LP bounds' model (solve.lp_options: the
+    LP-only rows, pumpkin changes as a distance), a relaxation with every legal line of the case
+    (tests/test_timed_stars.py); off, the question's own. Either way the short instances' cases
+    agree with CP-SAT (`test_extras_cases_agree_with_cp_sat` runs with the setting on)."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    built = []
+    real = cs.case_model
+    monkeypatch.setattr(cs, "case_model", lambda s, r, options, *a: built.append(options) or real(s, r, options, *a))
+    for on in (True, False):
+        params = {**cs.load_params("target"), "extras_case_lp_model": on}
+        refuted, _, _ = cs.case_bound(setup, rolls[:1], cs.ModelOptions(), [], (0, 0, 0), 20.0, params, True)
+        assert refuted  # one turn: no star in every realm
+        assert (built[-1].lp_rows, built[-1].pumpkins_by_thresholds) == (on, on)
+    assert cs.load_params("target")["extras_case_lp_model"] is True
+
+
 def test_extras_cases_stop_at_their_budget(monkeypatch) -> None:
     """The cases together stop at `extras_cases_deterministic_time`: what was refuted so far proves
     nothing, the question stays unknown and the note says why."""

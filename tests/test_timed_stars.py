@@ -18,12 +18,14 @@ from ortools.sat.python import cp_model
 
 from solver.campaign import chapter2 as ch2
 from solver.campaign.chapter2 import Chapter2, apply_chapter2_activation, apply_move, end_chapter2_turn, exclusion_reason, start_chapter2
-from solver.campaign.chapter2_solve import build_chapter2, rightmost_realm_scores_not, turn_rows
+from solver.campaign.chapter2_solve import (build_chapter2, case_model, dice_used_before_last_turn, earned_within_limit,
+                                            pumpkins_spent_within_limit, rightmost_realm_scores_not, turn_rows)
 from solver.engine import apply_action, end_choice_sets, end_turn, legal_actions, realm_stars, start, turn_play
 from solver.errors import IllegalAction
 from solver.line import Activation, Line
 from solver.model import ModelOptions, RoundModel
 from solver.realms import get_realm, solvable_keys
+from solver.solve import lp_options
 
 from conftest import examples, make_game
 
@@ -82,17 +84,29 @@ def test_stars_after_each_turn_are_the_engines(key, rolls, seed) -> None:
 
 def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line:
     """A random line the chapter's own steps accept (free moves at random), stopped at a loss."""
+    return chapter2_play(setup, game, rng)[0]
+
+
+def chapter2_play(setup: Chapter2, game, rng: random.Random, extras: bool = False):
+    """`chapter2_line` and whether it ended lost (the 12th earned resource of a kind). With
+    `extras`, the line mostly gains pumpkins and takes the 3-pumpkin power when it can (so that
+    lines with such activations are common)."""
     cs = start_chapter2(game)
     turns = []
     for t in range(game.turns):
         actions = []
-        while not all(cs.round.die_spent) or (actions and rng.random() < 0.3):
+        while not all(cs.round.die_spent) or (actions and rng.random() < (0.6 if extras else 0.3)):
             if cs.moves_used < setup.free_moves and rng.random() < 0.2:
                 cs = apply_move(setup, cs, rng.choice(cs.row[:-1]))
             options = [a for a in legal_actions(game, cs.round) if isinstance(a, Activation)]
             rng.shuffle(options)
             scoring = sorted(options, key=lambda a: -sum(realm_stars(game, apply_action(game, cs.round, a))))
-            for act in (scoring if rng.random() < 0.7 else options):
+            order = scoring if rng.random() < 0.7 else options
+            if extras:
+                def pumpkins(a: Activation) -> int:
+                    return apply_action(game, cs.round, a).resources.P
+                order = sorted(options, key=lambda a: (not a.extra, -pumpkins(a))) if rng.random() < 0.8 else order
+            for act in order:
                 try:
                     cs = apply_chapter2_activation(game, cs, act)
                 except IllegalAction:
@@ -104,11 +118,12 @@ def chapter2_line(setup: Chapter2, game, rng: random.Random) -> Line:
             if cs.won or ch2.over_limit(cs.earned):
                 break
         if cs.won or ch2.over_limit(cs.earned) or not all(cs.round.die_spent):  # the line ends in this turn
-            return Line(tuple(turns) + ((turn_play(game.rolls[t], actions, {}),) if actions else ()))
+            return Line(tuple(turns) + ((turn_play(game.rolls[t], actions, {}),) if actions else ())), \
+                ch2.over_limit(cs.earned) is not None
         end = rng.choice(end_choice_sets(game, cs.round))
         turns.append(turn_play(game.rolls[t], actions, end))
         cs = end_chapter2_turn(game, cs, end)
-    return Line(tuple(turns))
+    return Line(tuple(turns)), ch2.over_limit(cs.earned) is not None
 
 
 @examples(25)
@@ -127,6 +142,34 @@ def test_chapter2_legal_lines_keep_the_rightmost_rows(rolls, seed, difficulty) -
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (row, difficulty, line.to_text())
+
+
+@examples(25)
+@given(rolls=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=3, max_size=7),
+       seed=st.integers(0, 10**6), difficulty=st.sampled_from(["hard", "normal", "easy"]),
+       rows=st.booleans())
+def test_chapter2_legal_lines_are_in_their_case_of_the_lp_model(rolls, seed, difficulty, rows) -> None:
+    """`extras_case_lp_model`: the proof by cases asks each case (the 3-pumpkin activations per
+    realm) of the LP bounds' model (`solve.lp_options`), with the cases' rules (every die used
+    before the last turn, the caps on earned and spent resources, the rightmost-realm rows or
+    not): a random chapter-legal line is a solution of the case of its own counts, so a refuted
+    case holds no legal line. (A line that ended lost breaks the caps by definition: only the
+    dice rule and the rows are asked of it.)"""
+    rng = random.Random(seed)
+    row = tuple(rng.sample(CHAPTER2_TIMED, 3))
+    setup = Chapter2(row, difficulty)
+    game = setup.game(tuple(rolls))
+    line, lost = chapter2_play(setup, game, rng, extras=True)
+    if not line.turns:
+        return
+    rules = [dice_used_before_last_turn] + ([] if lost else [earned_within_limit, pumpkins_spent_within_limit]) \
+        + ([rightmost_realm_scores_not] if rows else [])
+    counts = tuple(sum(a.extra for turn in line.turns for a in turn.actions if a.realm == key) for key in row)
+    rm = case_model(setup, tuple(rolls)[:len(line.turns)], lp_options(ModelOptions(tricks=False)), rules, counts)
+    rm.fix_line(line)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(rm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (row, difficulty, counts, line.to_text())
 
 
 def abstract_turns(n_steps: int):

@@ -873,12 +873,20 @@ def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: Mod
     """One model of `refute_extras_cases`: the case `counts` (with its first 3-pumpkin activation
     in `first_turn`, 0-based, unless None), the win rule left out, its stars maximised within
     `limit` det-s on one worker, stopped as soon as its bound falls below the win or a solution
-    reaches it. Returns (refuted, the proven bound or None for INFEASIBLE, det-s)."""
+    reaches it. Returns (refuted, the proven bound or None for INFEASIBLE, det-s).
+
+    With `extras_case_lp_model` the case is asked of the LP bounds' model (`solve.lp_options`:
+    the LP-only rows, Feast for Odin's placements per turn, pumpkin changes as a distance): it
+    has every legal line of the case among its solutions, so its bound is still a bound, and
+    no line is read from it (a solution at the win only leaves the case unrefuted). Measured:
+    CP-SAT's LP-tree search bounds the cases faster there (docs/campaign-chapter2.md)."""
     win = stars_to_win(setup)
     solver = make_solver(params, limit, 1)
     solver.parameters.optimize_with_lb_tree_search = lb_tree
     if task is not None:
         task.solver(solver)
+    if params.get("extras_case_lp_model", False):
+        options = lp_options(options)
     rm = case_model(setup, rolls, options, rules, counts)
     if first_turn is not None:
         first_extra_turn_is(rm, first_turn)
