@@ -176,7 +176,8 @@ def lp_options(options: ModelOptions) -> ModelOptions:
     """The options of the model every LP bound is asked of: compensation's condition dropped
     (`ModelOptions.free_compensation`): more plays than the rules allow, so the bound stays valid
     for every legal line; measured, the same LP values from 2.3x fewer rows (docs/performance.md).
-    Lines are never taken from that model (solve_with_cuts refuses it). It also gets the rows
+    Lines are never taken from that model (solve_with_cuts refuses it; chapter 2's proof by cases
+    solves it for its bound only, `extras_case_lp_model`). It also gets the rows
     that only help an LP (`ModelOptions.lp_rows`), and the realms state their placements per
     turn where they can (`ModelOptions.placements_by_turn`: a smaller LP, still a relaxation),
     and each activation's pumpkin changes are priced as a distance on the values

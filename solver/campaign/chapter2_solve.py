@@ -460,7 +460,8 @@ def lp_base(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOpt
     """The model every LP bound of these turns is asked of: chapter 2's model rules with the win
     rule itself dropped (the win is what is bounded: the model's stars are capped at 6 per realm,
     so a win needs stars = 6 x the realms), without compensation's condition (`solve.lp_options`;
-    chapter 2 has no compensation anyway). CP-SAT never solves it. The rightmost-realm rows are
+    chapter 2 has no compensation anyway). CP-SAT never solves it (the proof by cases asks its
+    own models with the same options, `case_bound`). The rightmost-realm rows are
     left out too: they are the only rule that reads the row's order, and the fleet asks one LP per
     realm set for all its rows (`test_fleet_chooses_the_realms_and_the_row` failed with them)."""
     return build_chapter2(setup, rolls, lp_options(options),
