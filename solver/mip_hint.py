@@ -11,7 +11,8 @@ HiGHS is trusted for nothing: its MIP is the relaxation of solver/lp_bound.py wi
 restored, made exact where that relaxation is not (`exact_rows`: a row with one hole such as
 `a != b` by one side selector; `max` by one selector per argument only with `exact_max`, because
 measured it made HiGHS 4x slower on Parks' many `max` rows and lost a win it found without
-them), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere:
+them; with `exact_caps` the caps alone, `stars = min(raw, 6)`, because chapter 2 reads every
+turn's stars), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere:
 every answer still comes from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its
 "infeasible" proves nothing here (floating point) and is not used.
 
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import highspy
 from ortools.sat.python import cp_model
@@ -90,7 +91,7 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
               objective_bound: float | None = None, exact_max: bool = False,
               first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
-              max_checks: int = 0, checks_nonzeros: int = 0) -> MipHint | None:
+              max_checks: int = 0, checks_nonzeros: int = 0, exact_caps: bool = False) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
     `max_checks` limit checks at its root node at most, 0: no count; with `checks_nonzeros`,
     that count is for a MIP of that many nonzeros and scales as the square of the size ratio,
@@ -99,15 +100,15 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     at the first solution reaching it); `first_solution`: stop at the first solution (a
     feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
     solve's `Speculation.stoppable`; HiGHS then checks for it in its interrupt callbacks, which
-    leave its search as it is). None: the model holds a constraint kind the linear form does not
-    know."""
+    leave its search as it is). `exact_max` / `exact_caps`: `exact_rows`. None: the model holds a
+    constraint kind the linear form does not know."""
     t0 = time.perf_counter()
     try:
         proto = readable_proto(model)
         lo, hi, rows = relax(proto)
         c, _const = _objective(model, objective)
         lo, hi = list(lo), list(hi)
-        rows = rows + exact_rows(proto, lo, hi, exact_max)  # (appends the selectors to lo, hi)
+        rows = rows + exact_rows(proto, lo, hi, exact_max, exact_caps)  # (appends the selectors to lo, hi)
     except Unsupported:
         return None
     n = len(lo)
@@ -183,9 +184,11 @@ def status_name(highs_status: str, found: bool) -> str:
     return highs_status
 
 
-def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True) -> list[Row]:
+def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True, exact_caps: bool = False) -> list[Row]:
     """Rows (and new 0/1 selector columns, appended to lo / hi) that make the relaxation exact on
-    integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`) gets
+    integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`; with
+    `exact_caps` only the caps, a max with an argument of fixed variables, as the model's
+    `stars = min(raw, 6)`: -stars = max(-raw, -6)) gets
     selectors s_j, sum s_j = 1, z <= e_j + M (1 - s_j); an enforced linear row whose domain has
     one hole, [l1, h1] u [l2, h2], gets a side selector d: a.x <= h1 + M (d + slack),
     a.x >= l2 - M (1 - d + slack), with slack = the number of false enforcement literals. More
@@ -199,7 +202,7 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
 
     for ct in proto.constraints:
         kind = ct.WhichOneof("constraint")
-        if kind == "lin_max" and exact_max:
+        if kind == "lin_max" and (exact_max or (exact_caps and is_cap(ct.lin_max, lo, hi))):
             z, z0 = expr_terms(ct.lin_max.target, "lin_max")
             zmax = box(lo, hi, z)[1] + z0
             selectors = []
@@ -236,6 +239,16 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True)
                 row[v] = row.get(v, 0) + (l2 - mn) * a
             out.append(Row(row, l2 - (l2 - mn) * (1 + slack_const), INF))
     return out
+
+
+def is_cap(lin_max: Any, lo: Sequence[int], hi: Sequence[int]) -> bool:
+    """Is this `max` a cap, one of its arguments a constant (every variable in it fixed)? The
+    relaxation keeps only z >= each argument, so a capped `min` may sit below both of its sides
+    (chapter 2: a realm's stars after a turn below what it scored, which moves the row's order)."""
+    def fixed(v: int) -> bool:
+        i = v if v >= 0 else -v - 1
+        return lo[i] == hi[i]
+    return any(all(fixed(v) for v in e.vars) for e in lin_max.exprs)
 
 
 def hint_values(model: cp_model.CpModel, values: tuple[int, ...]) -> None:

@@ -640,6 +640,61 @@ def test_no_hint_when_highs_finds_nothing(monkeypatch) -> None:
     assert q.line is not None
 
 
+def test_highs_lines_keep_each_turns_stars(monkeypatch) -> None:
+    """Chapter 2 reads each realm's stars after every turn (the row's order). HiGHS's line
+    search keeps those exactly `min(raw, 6)` (`line_mip_exact_caps`): relaxed, its first
+    solution here holds a realm below what it scored (measured on bench seed 1's W 10, such
+    solutions broke 14-18 caps and CP-SAT's completions failed)."""
+    from solver.lp_bound import readable_proto
+    from solver.mip_hint import MipHint, highs_mip
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rm = build_chapter2(setup, ((4, 4), (1, 3), (5, 4)), ModelOptions(), CHAPTER2_RULES)
+    proto = readable_proto(rm.model)
+
+    def broken_caps(values: tuple[int, ...]) -> list[str]:
+        def value(e) -> int:
+            return sum(c * values[v] for v, c in zip(e.vars, e.coeffs)) + e.offset
+        return [proto.variables[ct.lin_max.target.vars[0]].name for ct in proto.constraints
+                if ct.WhichOneof("constraint") == "lin_max"
+                and proto.variables[ct.lin_max.target.vars[0]].name.startswith("stars[")
+                and value(ct.lin_max.target) != max(value(e) for e in ct.lin_max.exprs)]
+
+    params = cs.load_params("target")
+    assert params["line_mip_exact_caps"]
+    win = cs.stars_to_win(setup)
+    found = {caps: highs_mip(rm.model, rm.stars, 500, 60, objective_bound=win, first_solution=True, exact_caps=caps)
+             for caps in (False, True)}
+    assert all(f is not None and f.values is not None for f in found.values())
+    assert broken_caps(found[False].values)  # the relaxation's solution: a realm below its score
+    assert not broken_caps(found[True].values)
+    seen: list[bool] = []
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: seen.append(k["exact_caps"]) or MipHint("Infeasible", None, None, 0.0))
+    cs.mip_win(setup, ((4, 4), (1, 3), (5, 4)), cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+               {**params, "line_mip_regions": [0]})
+    assert seen == [True]
+
+
+def test_no_hint_after_the_lines(monkeypatch) -> None:
+    """With `line_mip_first`, the question's own HiGHS hint is not asked after HiGHS's lines
+    (`mip_hint_after_line_mip` false: on the bench it found no win there, 13-23 s each), and is
+    asked with it on."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "mip_win", lambda *a, **k: (None, None, 0.0, 0))
+    asked: list[int] = []
+    monkeypatch.setattr(cs, "hint_from_highs", lambda *a, **k: asked.append(1) or "Optimal")
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = cs.load_params("target")
+    assert params["line_mip_first"] and params["mip_hint_max_nodes"] > 0 and not params["mip_hint_after_line_mip"]
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), hint_params=params, extras_cases=False)
+    assert q.status == "won" and q.hint is None and asked == []
+    on = {**params, "mip_hint_after_line_mip": True}
+    q = cs.ask_turn(setup, rolls, 3, cs.make_solver(on, 20.0, 1), hint_params=on, extras_cases=False)
+    assert q.status == "won" and q.hint == "Optimal" and asked == [1]
+
+
 def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     """A question CP-SAT leaves unknown asks HiGHS for a first solution of the lines with at most k
     3-pumpkin activations (`mip_win`, `line_mip_regions`); CP-SAT completes it into a won line

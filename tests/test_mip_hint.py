@@ -90,6 +90,24 @@ def test_max_is_exact_for_highs() -> None:
     assert loose is not None and round(loose.objective) == 5
 
 
+def test_caps_are_exact_for_highs() -> None:
+    """A cap, s = min(x, 6), relaxes to s <= x, s <= 6: HiGHS would take s = 0 below both. With
+    `exact_caps` it is exact (x - s is 4 at best, not 10), while a max of variables alone stays
+    relaxed (Parks' many `max` rows, mip_hint's docstring)."""
+    m = cp_model.CpModel()
+    x, s = m.new_int_var(0, 10, "x"), m.new_int_var(0, 10, "s")
+    m.add_min_equality(s, [x, 6])
+    loose = highs_mip(m, x - s, max_nodes=1000, time_guard=60)
+    assert loose is not None and round(loose.objective) == 10
+    exact = highs_mip(m, x - s, max_nodes=1000, time_guard=60, exact_caps=True)
+    assert exact is not None and round(exact.objective) == 4
+    m2 = cp_model.CpModel()
+    y, z, w = (m2.new_int_var(0, 5, k) for k in "yzw")
+    m2.add_max_equality(z, [y, w])
+    still = highs_mip(m2, z - y - w, max_nodes=1000, time_guard=60, exact_caps=True)
+    assert still is not None and round(still.objective) == 5
+
+
 def test_a_hole_is_exact_for_highs() -> None:
     """`b => x != y` is a row with a hole; the LP relaxation drops the hole (b = 1 with x = y)."""
     m = cp_model.CpModel()

@@ -537,7 +537,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     smallest k whose LP over lines with at least k 3-pumpkin activations is below the win leaves
     only the lines with at most k - 1 of them, a far smaller model (docs/campaign-chapter2.md).
     With `hint_params` (`mip_hint_max_nodes` > 0), HiGHS's MIP solution of that model is CP-SAT's
-    hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing).
+    hint (solver/mip_hint.py: it finds wins CP-SAT alone did not; it proves nothing); not after
+    the lines of `line_mip_first` unless `mip_hint_after_line_mip`.
     Then CP-SAT on that model (or the whole one): solve, order, cut, repeat. Left unknown (and with
     `hint_params`): a win from HiGHS's first solution of smaller regions (`mip_win`; with
     `line_mip_first` asked before the split instead: a win found there needs none of the rest,
@@ -594,7 +595,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                             split_k=split_k, split_lp=split_lp, hint=hint, line_mip=first_notes, line_mip_cuts=first_cuts)
 
     rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
-    if hint_params is not None and six_stars_everywhere in rules:
+    hint_asked = not line_first or bool(hint_params.get("mip_hint_after_line_mip", True)) if hint_params else False
+    if hint_params is not None and six_stars_everywhere in rules and hint_asked:
         hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
                                objective_bound=win)
     status, cuts, spent, line = solve_ordered(rm, setup, solver, solver.parameters.max_deterministic_time)
@@ -687,7 +689,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     `line_mip_regions`, or with `line_mip_cases` their count cases), HiGHS's first solution
     (round.toml's `line_mip_max_nodes` nodes and `line_mip_max_checks` root checks at most, its
     work limits; `line_mip_seconds`, a last wall-clock guard whose firing drops what it found)
-    becomes CP-SAT's hint in that model, and CP-SAT solves,
+    becomes CP-SAT's hint in that model (with `line_mip_exact_caps`, HiGHS keeps each realm's
+    stars after a turn exactly capped, `mip_hint.exact_rows`: the row's order reads them), and CP-SAT solves,
     orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
     together (more cases must not spend more). Returns (the line, HiGHS's statuses per model,
     CP-SAT's deterministic seconds, cuts).
@@ -715,7 +718,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
         if task is not None and task.cancelled.is_set():
             break
         found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
-                          **line_mip_limits(params),
+                          **line_mip_limits(params), exact_caps=bool(params.get("line_mip_exact_caps", False)),
                           stop_with=task.stoppable if task is not None else None)
         if found is None:
             continue
