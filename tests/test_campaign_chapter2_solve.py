@@ -1145,6 +1145,8 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
 
     monkeypatch.setattr(cs, "solve_ordered", solve)
     monkeypatch.setattr(cs, "refute_extras_cases", cases)
+    params = {**cs.load_params("target"), "extras_cases_ahead": False}  # (ahead: the next test)
+    monkeypatch.setattr(cs, "load_params", lambda section: params)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
     assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
@@ -1152,6 +1154,42 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
         ("impossible", "lp-bound"), ("impossible", "extras-cases"), ("won", "line-mip")]
     assert order[-1] == "cases 2" and "solve 3" in order[:-1]
     assert "extras cases: all" in "\n".join(cs.answer_lines(res))
+
+
+def test_cases_ahead_give_the_same_answer(monkeypatch) -> None:
+    """`extras_cases_ahead`: the first unknown turn count's cases, started on a spare core as soon
+    as it is unknown, give the answer the second pass gives asking them itself (every question's
+    status, method and deterministic time, every case), and the second pass takes them instead of
+    asking again: the proof runs once, in the speculative thread."""
+    import threading
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
+    where: list[tuple[int, str]] = []
+
+    def solve(rm, setup, solver, budget):
+        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
+
+    def cases(setup, rolls, *a):
+        where.append((len(rolls), threading.current_thread().name))
+        return real_cases(setup, rolls, *a)
+
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    monkeypatch.setattr(cs, "refute_extras_cases", cases)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    answers = []
+    for ahead in (False, True):
+        params = {**cs.load_params("target"), "extras_cases_ahead": ahead}
+        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
+        where.clear()
+        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
+        assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
+        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6),
+                         q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions])
+        assert [turns for turns, _ in where] == [2]
+        assert (where[0][1] == "speculative-solve") == ahead
+    assert answers[0] == answers[1]
 
 
 def test_fleet_second_pass_starts_with_the_winner_and_stops_at_the_first_undecided(one_star, monkeypatch) -> None:

@@ -615,14 +615,15 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
 
 
 def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
-                    rules: Sequence[Rule], params: dict[str, Any]) -> TurnQuestion:
+                    rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None) -> TurnQuestion:
     """An unknown question asked once more as a proof by cases (`refute_extras_cases`), in the
-    extras split's region when the question had one; other questions are returned as they are."""
+    extras split's region when the question had one; other questions are returned as they are.
+    `task`: run as a speculative solve (`solve_chapter2`'s cases ahead; its `cancel` stops it)."""
     if q.status != "unknown":
         return q
     if q.split_k is not None:
         options = split_region(options, q.split_k)
-    cases = refute_extras_cases(setup, tuple(rolls)[:q.turn], options, rules, params)
+    cases = refute_extras_cases(setup, tuple(rolls)[:q.turn], options, rules, params, task)
     if cases is None:
         return q
     return replace(q, status="impossible" if cases.refuted else "unknown",
@@ -631,16 +632,20 @@ def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQu
 
 
 def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
-                  options: ModelOptions, params: dict[str, Any], say: Callable[[str], None]) -> bool:
+                  options: ModelOptions, params: dict[str, Any], say: Callable[[str], None],
+                  ahead: Speculation | None = None) -> bool:
     """The ladder's second pass: its unknown questions (below the win, if one was found), fewest
     turns first, each asked as a proof by cases (`settle_by_cases`), in place; it stops at the
     first one not proven, since the answer needs them all. Why after the first pass: the cases
     can take minutes, and the turn counts worth proving are known only once the win is found.
-    Returns whether every question is now decided."""
+    `ahead`: the first unknown question's cases, already started on a spare core (`cases_ahead`),
+    taken for it. Returns whether every question is now decided."""
     for i, q in enumerate(questions):
         if q.status != "unknown":
             continue
-        settled = settle_by_cases(setup, rolls, q, options, CHAPTER2_RULES, params)
+        settled = ahead.take(("cases", q.turn)) if ahead is not None else None
+        if settled is None:
+            settled = settle_by_cases(setup, rolls, q, options, CHAPTER2_RULES, params)
         questions[i] = settled
         if settled.extras_cases is not None:
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {q.turn}? {settled.status} by cases "
@@ -919,7 +924,8 @@ def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: Mod
 
 
 def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
-                        rules: Sequence[Rule], params: dict[str, Any]) -> ExtrasCases | None:
+                        rules: Sequence[Rule], params: dict[str, Any],
+                        task: Speculation | None = None) -> ExtrasCases | None:
     """"No win at turn len(rolls)", proven case by case on where the 3-pumpkin activations are:
     for every count vector c (c_r activations with the 3-pumpkin power in realm r, sum c at most
     the proven bound cap // 3 of `pumpkins_spent_within_limit`, or the extras split's region in
@@ -936,7 +942,9 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     With `extras_cases_beside` and a spare core, the next case is solved beside the current one
     (solver/speculate.py, each case on a solver of its own); answers are taken in order and the
-    cases past the stop cancelled, so the answer is the one asked a case at a time."""
+    cases past the stop cancelled, so the answer is the one asked a case at a time. `task`: the
+    whole proof run as a speculative solve (`settle_by_cases`); its `cancel` stops the case in
+    this thread, and the cases beside it are cancelled as ever when this returns."""
     limit = float(params.get("extras_case_deterministic_time", 0) or 0)
     if limit <= 0 or six_stars_everywhere not in rules:
         return None
@@ -1010,9 +1018,11 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         for i, counts in enumerate(cases):
             if budget and sum(c.deterministic_time for c in done) >= budget:
                 return answer(False)
+            if task is not None and task.cancelled.is_set():
+                return answer(False)  # (dropped: a cancelled task's answer is never taken)
             start(i)
             start(i + 1)
-            case = running.pop(i).take(("case", i)) if i in running else one_case(counts)
+            case = running.pop(i).take(("case", i)) if i in running else one_case(counts, task)
             done.append(case)
             if not case.refuted:
                 return answer(False)
@@ -1045,6 +1055,15 @@ def lines_beside_lp(setup: Chapter2, asked: Sequence[TurnQuestion], params: dict
     return last is not None and float(last.bound) >= stars_to_win(setup) - within
 
 
+def cases_ahead(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
+    """Start the ladder's first unknown question's proof by cases at once, on a spare core, while
+    the first pass asks the next turn counts (round.toml `extras_cases_ahead`; one CP-SAT worker
+    and a second core)? Why: the second pass (`settle_ladder`) always asks that proof first, so
+    it is never wasted, and the first pass leaves a core idle (HiGHS's line search and CP-SAT run
+    one thread each). A time choice: the proof's answer is the same in either thread."""
+    return bool(params.get("extras_cases_ahead")) and solver.parameters.num_workers <= 1 and spare_core()
+
+
 def lp_note(q: TurnQuestion) -> str:
     """', LP bound 16.33' for the answer's lines (empty when the LP was not asked), and the split's
     k when CP-SAT was asked only the lines with fewer 3-pumpkin activations."""
@@ -1062,7 +1081,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     turn) until a checked win; `time_limit` is CP-SAT deterministic time per question,
     `total_limit` stops asking once the questions together used that much (benchmarks; the later
     W are then not asked and the answer is unknown; the second pass, `settle_ladder`, is not
-    counted against it). `turns` restricts the W asked (tests)."""
+    counted against it). `turns` restricts the W asked (tests). With `cases_ahead`, the first
+    unknown W's proof by cases starts on the spare core as soon as it is unknown."""
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -1072,29 +1092,38 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     most = min(len(rolls), setup.last_turn)
     planned = list(turns if turns is not None else range(1, most + 1))
     lp_live = True
+    ahead: Speculation | None = None
     if turns is None:
         result.questions.extend(prefix_questions(setup, rolls, most, params, options))
         if result.questions:
             q = result.questions[-1]
             say(f"chapter 2 {','.join(setup.realms)}: won by turn {q.turn}? impossible (the prefix LP bound "
                 f"{float(q.lp_bound.bound):.2f}; every turn count 1-{q.turn} answered at once)")  # type: ignore[union-attr]
-    for w in planned:
-        if any(q.turn == w for q in result.questions):
-            continue
-        if total_limit is not None and result.deterministic_time >= total_limit:
-            break
-        q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
-                     extras_cases=False, line_beside_lp=lp_live and lines_beside_lp(setup, result.questions, params, solver))
-        lp_live = lp_live and lp_still_useful(q)
-        result.questions.append(q)
-        say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
-            f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
-        if q.status == "won":
-            assert q.line is not None
-            result.line = q.line
-            result.verdict = _checked(setup, rolls, q.line)
-            break
-    settle_ladder(setup, rolls, result.questions, options, params, say)
+    try:  # (the cases ahead, if started, are stopped however this ends)
+        for w in planned:
+            if any(q.turn == w for q in result.questions):
+                continue
+            if total_limit is not None and result.deterministic_time >= total_limit:
+                break
+            beside_lp = lp_live and lines_beside_lp(setup, result.questions, params, solver)
+            q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
+                         extras_cases=False, line_beside_lp=beside_lp)
+            lp_live = lp_live and lp_still_useful(q)
+            result.questions.append(q)
+            say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
+                f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
+            if ahead is None and q.status == "unknown" and cases_ahead(params, solver):
+                ahead = Speculation(("cases", w), lambda task, q=q: settle_by_cases(setup, rolls, q, options,
+                                                                                   CHAPTER2_RULES, params, task))
+            if q.status == "won":
+                assert q.line is not None
+                result.line = q.line
+                result.verdict = _checked(setup, rolls, q.line)
+                break
+        settle_ladder(setup, rolls, result.questions, options, params, say, ahead)
+    finally:
+        if ahead is not None:
+            ahead.cancel()  # (nothing to stop once taken)
     statuses = [q.status for q in result.questions]
     if result.line is not None:
         result.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
