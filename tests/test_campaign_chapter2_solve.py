@@ -823,6 +823,44 @@ def test_lines_beside_the_lp_give_the_same_answer(monkeypatch) -> None:
     assert cancelled == [True]
 
 
+def test_cp_sat_beside_the_lines_gives_the_same_answer(monkeypatch) -> None:
+    """`cp_sat_beside_lines`: the question's CP-SAT stage (split and CP-SAT) run on a spare core
+    while HiGHS's lines are searched gives the question asked in turn exactly (status, method,
+    line, cuts, CP-SAT's time, the split), where the lines win (its answer dropped) and where
+    they find nothing (its answer taken: won and impossible both seen)."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 7)
+    params = cs.load_params("target")
+    assert params["line_mip_first"] and params["line_mip_cp_sat_beside"]
+    import threading
+
+    real_mip_win, real_stage = cs.mip_win, cs.split_and_solve
+    seen = set()
+    threads: set[str] = set()
+
+    def stage(*a, **k):
+        threads.add(threading.current_thread().name)
+        return real_stage(*a, **k)
+
+    monkeypatch.setattr(cs, "split_and_solve", stage)
+
+    def asked(setup, rolls, w, beside: bool) -> tuple:
+        q = cs.ask_turn(setup, rolls, w, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params,
+                        extras_cases=False, cp_sat_beside_lines=beside)
+        return (q.status, q.method, q.line, q.cuts, round(q.deterministic_time, 6), q.line_mip, q.split_k,
+                q.hint, q.lp_bound.bound if q.lp_bound is not None else None)
+
+    for lines in (True, False):
+        monkeypatch.setattr(cs, "mip_win", real_mip_win if lines else lambda *a, **k: (None, "stubbed", 0.0, 0))
+        for setup, rolls in _short_instances(monkeypatch):
+            for w in (2, 3):
+                plain = asked(setup, rolls, w, False)
+                assert asked(setup, rolls, w, True) == plain, (setup.realms, rolls, w, lines)
+                seen.add((lines, plain[0], plain[1]))
+    assert (True, "won", "line-mip") in seen and "speculative-solve" in threads
+    for status in ("won", "impossible"):  # CP-SAT's answers, from the spare core
+        assert any(not lines and s == status and m in ("cp-sat", "extras-split") for lines, s, m in seen)
+
+
 def test_lines_go_beside_the_lp_only_near_the_win(monkeypatch) -> None:
     """`lines_beside_lp`: on when the last LP asked is within `line_mip_beside_lp_within` of the
     win (and a spare core, one worker, the setting on); off otherwise."""

@@ -527,10 +527,54 @@ def split_region(options: ModelOptions, split_k: int) -> ModelOptions:
     return replace(options, max_total_extras=most)
 
 
+@dataclass(frozen=True)
+class _Solved:
+    """What `split_and_solve` found: the extras split's k and LP (None: no split), HiGHS's hint
+    status, and CP-SAT's (status, cuts, deterministic seconds, line)."""
+
+    split_k: int | None
+    split_lp: Any
+    hint: str | None
+    status: str
+    cuts: int
+    spent: float
+    line: Chapter2Line | None
+
+
+def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: RoundModel | None, lp: LpBound | None,
+                    options: ModelOptions, rules: Sequence[Rule], solver: cp_model.CpSolver,
+                    lp_params: dict[str, Any] | None, hint_params: dict[str, Any] | None, line_first: bool,
+                    task: Speculation | None = None) -> _Solved:
+    """`ask_turn`'s CP-SAT stage: the extras split on `base`'s LPs (when the question's LP `lp`
+    was asked), HiGHS's hint if asked, then CP-SAT (`solve_ordered`) on the split's region or
+    the whole model of `rolls`. `task`: run as a speculative solve beside HiGHS's lines (its
+    `cancel` stops CP-SAT; `solver` is then the task's own)."""
+    win = stars_to_win(setup)
+    split_k: int | None = None
+    split_lp = None
+    if lp_params is not None and six_stars_everywhere in rules and lp is not None and base is not None:
+        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
+        if found_k is not None:
+            split_k, split_lp = found_k
+            options = split_region(options, split_k)
+    if task is not None:
+        task.solver(solver)
+        if task.cancelled.is_set():
+            return _Solved(split_k, split_lp, None, "unknown", 0, 0.0, None)  # (dropped: never taken)
+    rm = build_chapter2(setup, rolls, options, rules)
+    hint: str | None = None
+    hint_asked = not line_first or bool(hint_params.get("mip_hint_after_line_mip", True)) if hint_params else False
+    if hint_params is not None and six_stars_everywhere in rules and hint_asked:
+        hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
+                               objective_bound=win)
+    status, cuts, spent, line = solve_ordered(rm, setup, solver, solver.parameters.max_deterministic_time)
+    return _Solved(split_k, split_lp, hint, status, cuts, spent, line)
+
+
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
-             extras_cases: bool = True, line_beside_lp: bool = False) -> TurnQuestion:
+             extras_cases: bool = True, line_beside_lp: bool = False, cp_sat_beside_lines: bool = False) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -549,9 +593,14 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     spare core while the LP is solved (solver/speculate.py), on a solver of their own; the LP below
     the win cancels them (without waiting), otherwise their answer is taken. The answer is the one
     asked in turn: the lines are used only where the LP reaches the win, as then. A time choice:
-    the caller asks it where the LP is likely to reach the win (`solve_chapter2`)."""
-    lp = split_lp = None
-    split_k: int | None = None
+    the caller asks it where the LP is likely to reach the win (`solve_chapter2`).
+
+    `cp_sat_beside_lines` (with `line_mip_first`): the CP-SAT stage (`split_and_solve`) runs on a
+    spare core while HiGHS's lines are searched, on a solver of its own; a win from the lines
+    cancels it, otherwise its answer is taken: the answer asked in turn, sooner where the lines
+    find nothing (the caller asks it when no other speculative solve is running)."""
+    lp = None
+    base: RoundModel | None = None
     win = stars_to_win(setup)
     line_first = hint_params is not None and six_stars_everywhere in rules and bool(hint_params.get("line_mip_first"))
     beside: Speculation | None = None
@@ -564,6 +613,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                                                                   task=task))
     first_notes: str | None = None
     first_spent, first_cuts = 0.0, 0
+    cp_beside: Speculation | None = None
+    solved: _Solved | None = None
     try:
         if lp_params is not None and six_stars_everywhere in rules:
             base = lp_base(setup, tuple(rolls)[:w], options, rules)
@@ -572,35 +623,34 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                 return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
         if line_first:
             assert hint_params is not None
+            if cp_sat_beside_lines:
+                mine = no_sigint(cp_model.CpSolver())  # the task's own solver (a cancelled task may run on)
+                mine.parameters.copy_from(solver.parameters)
+                args = (setup, tuple(rolls)[:w], base, lp, options, rules, mine, lp_params, hint_params, True)
+                cp_beside = Speculation(("cp-sat", w), lambda task: split_and_solve(*args, task=task))
             taken = beside.take(("line-mip", w)) if beside is not None else None
             found, first_notes, first_spent, first_cuts = taken if taken is not None else \
                 mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
             if found is not None:
                 return TurnQuestion(w, "won", first_cuts, first_spent, found, method="line-mip", lp_bound=lp,
                                     line_mip=first_notes, line_mip_cuts=first_cuts)
+        solved = cp_beside.take(("cp-sat", w)) if cp_beside is not None else None
     finally:
         if beside is not None:
             beside.cancel(wait=False)  # (nothing to stop once taken)
-    if lp_params is not None and six_stars_everywhere in rules and lp is not None:
-        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
-        if found_k is not None:
-            split_k, split_lp = found_k
-            options = split_region(options, split_k)
+        if cp_beside is not None:
+            cp_beside.cancel(wait=False)
+    if solved is None:
+        solved = split_and_solve(setup, tuple(rolls)[:w], base, lp, options, rules, solver, lp_params, hint_params,
+                                 line_first)
+    split_k, split_lp = solved.split_k, solved.split_lp
+    if split_k is not None:
+        options = split_region(options, split_k)
     method = "cp-sat" if split_k is None else "extras-split"
-
-    hint: str | None = None
-
-    def question(status: str, cuts: int = 0, spent: float = 0.0, line: Chapter2Line | None = None) -> TurnQuestion:
-        return TurnQuestion(w, status, cuts + first_cuts, spent + first_spent, line, method=method, lp_bound=lp,
-                            split_k=split_k, split_lp=split_lp, hint=hint, line_mip=first_notes, line_mip_cuts=first_cuts)
-
-    rm = build_chapter2(setup, tuple(rolls)[:w], options, rules)
-    hint_asked = not line_first or bool(hint_params.get("mip_hint_after_line_mip", True)) if hint_params else False
-    if hint_params is not None and six_stars_everywhere in rules and hint_asked:
-        hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
-                               objective_bound=win)
-    status, cuts, spent, line = solve_ordered(rm, setup, solver, solver.parameters.max_deterministic_time)
-    asked = question(status, cuts, spent, line)
+    status, cuts, spent, line = solved.status, solved.cuts, solved.spent, solved.line
+    asked = TurnQuestion(w, status, cuts + first_cuts, spent + first_spent, line, method=method, lp_bound=lp,
+                         split_k=split_k, split_lp=split_lp, hint=solved.hint, line_mip=first_notes,
+                         line_mip_cuts=first_cuts)
     if status != "unknown" or hint_params is None or six_stars_everywhere not in rules:
         return asked
     if not line_first:  # HiGHS's lines now (with line_mip_first they were asked before the split)
@@ -1064,6 +1114,14 @@ def cases_ahead(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     return bool(params.get("extras_cases_ahead")) and solver.parameters.num_workers <= 1 and spare_core()
 
 
+def cp_sat_beside(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
+    """Run a question's CP-SAT stage beside HiGHS's lines (`ask_turn`'s `cp_sat_beside_lines`;
+    round.toml `line_mip_cp_sat_beside`, one CP-SAT worker and a second core)? Why: on the turn
+    counts whose lines find nothing (the one before the win, on bench seeds 1, 3, 5) the two
+    ran one after the other, one core idle. A time choice: the answer is the one asked in turn."""
+    return bool(params.get("line_mip_cp_sat_beside")) and solver.parameters.num_workers <= 1 and spare_core()
+
+
 def lp_note(q: TurnQuestion) -> str:
     """', LP bound 16.33' for the answer's lines (empty when the LP was not asked), and the split's
     k when CP-SAT was asked only the lines with fewer 3-pumpkin activations."""
@@ -1107,7 +1165,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
                 break
             beside_lp = lp_live and lines_beside_lp(setup, result.questions, params, solver)
             q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
-                         extras_cases=False, line_beside_lp=beside_lp)
+                         extras_cases=False, line_beside_lp=beside_lp,
+                         cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver))
             lp_live = lp_live and lp_still_useful(q)
             result.questions.append(q)
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
