@@ -12,7 +12,8 @@ restored, made exact where that relaxation is not (`exact_rows`: a row with one 
 `a != b` by one side selector; `max` by one selector per argument only with `exact_max`, because
 measured it made HiGHS 4x slower on Parks' many `max` rows and lost a win it found without
 them; with `exact_caps` the caps alone, `stars = min(raw, 6)`, because chapter 2 reads every
-turn's stars), so that its solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere:
+turn's stars; with `exact_ors` a `max` of 0/1 values by one row, z <= their sum), so that its
+solution is one CP-SAT can keep, or nearly. It only points CP-SAT somewhere:
 every answer still comes from CP-SAT (INFEASIBLE, or a solution) and the engine / checker. Its
 "infeasible" proves nothing here (floating point) and is not used.
 
@@ -91,7 +92,8 @@ def hint_from_highs(model: cp_model.CpModel, objective: Any, params: dict[str, A
 def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guard: float,
               objective_bound: float | None = None, exact_max: bool = False,
               first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
-              max_checks: int = 0, checks_nonzeros: int = 0, exact_caps: bool = False) -> MipHint | None:
+              max_checks: int = 0, checks_nonzeros: int = 0, exact_caps: bool = False,
+              exact_ors: bool = False) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
     `max_checks` limit checks at its root node at most, 0: no count; with `checks_nonzeros`,
     that count is for a MIP of that many nonzeros and scales as the square of the size ratio,
@@ -100,7 +102,7 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     at the first solution reaching it); `first_solution`: stop at the first solution (a
     feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
     solve's `Speculation.stoppable`; HiGHS then checks for it in its interrupt callbacks, which
-    leave its search as it is). `exact_max` / `exact_caps`: `exact_rows`. None: the model holds a
+    leave its search as it is). `exact_max` / `exact_caps` / `exact_ors`: `exact_rows`. None: the model holds a
     constraint kind the linear form does not know."""
     t0 = time.perf_counter()
     try:
@@ -108,7 +110,7 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
         lo, hi, rows = relax(proto)
         c, _const = _objective(model, objective)
         lo, hi = list(lo), list(hi)
-        rows = rows + exact_rows(proto, lo, hi, exact_max, exact_caps)  # (appends the selectors to lo, hi)
+        rows = rows + exact_rows(proto, lo, hi, exact_max, exact_caps, exact_ors)  # (appends the selectors to lo, hi)
     except Unsupported:
         return None
     n = len(lo)
@@ -184,7 +186,8 @@ def status_name(highs_status: str, found: bool) -> str:
     return highs_status
 
 
-def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True, exact_caps: bool = False) -> list[Row]:
+def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True, exact_caps: bool = False,
+               exact_ors: bool = False) -> list[Row]:
     """Rows (and new 0/1 selector columns, appended to lo / hi) that make the relaxation exact on
     integers where solver/lp_bound.relax is not: `z = max(e_j)` (with `exact_max`; with
     `exact_caps` only the caps, a max with an argument of fixed variables, as the model's
@@ -217,6 +220,17 @@ def exact_rows(proto: Any, lo: list[int], hi: list[int], exact_max: bool = True,
                 row[sel] = row.get(sel, 0) + big  # z - e + big * s <= big - z0 + t0
                 out.append(Row(row, -INF, big - z0 + t0))
             out.append(Row({sel: 1 for sel in selectors}, 1, 1))
+        elif kind == "lin_max" and exact_ors and is_or(ct.lin_max, lo, hi):
+            # an OR (with `exact_ors`; Parks' reached sites): z <= the sum of its 0/1 arguments
+            # (with relax's z >= each one, exact on integers; one row, no selector)
+            z, z0 = expr_terms(ct.lin_max.target, "lin_max")
+            row, const = dict(z), z0
+            for e in ct.lin_max.exprs:
+                t, t0 = expr_terms(e, "lin_max")
+                for v, a in t.items():
+                    row[v] = row.get(v, 0) - a
+                const -= t0
+            out.append(Row(row, -INF, -const))
         elif kind == "linear" and len(ct.linear.domain) > 2:
             dom = [int(x) for x in ct.linear.domain]
             if len(dom) != 4:
@@ -249,6 +263,15 @@ def is_cap(lin_max: Any, lo: Sequence[int], hi: Sequence[int]) -> bool:
         i = v if v >= 0 else -v - 1
         return lo[i] == hi[i]
     return any(all(fixed(v) for v in e.vars) for e in lin_max.exprs)
+
+
+def is_or(lin_max: Any, lo: Sequence[int], hi: Sequence[int]) -> bool:
+    """Is this `max` an OR: its target and every argument within 0..1 over the boxes?"""
+    def unit(e: Any) -> bool:
+        t, t0 = expr_terms(e, "lin_max")
+        mn, mx = box(list(lo), list(hi), t)
+        return mn + t0 >= 0 and mx + t0 <= 1
+    return unit(lin_max.target) and all(unit(e) for e in lin_max.exprs)
 
 
 def hint_values(model: cp_model.CpModel, values: tuple[int, ...]) -> None:

@@ -662,7 +662,7 @@ def test_highs_lines_keep_each_turns_stars(monkeypatch) -> None:
                 and value(ct.lin_max.target) != max(value(e) for e in ct.lin_max.exprs)]
 
     params = cs.load_params("target")
-    assert params["line_mip_exact_caps"]
+    assert params["line_mip_exactness"][0] == ["caps", "ors"]
     win = cs.stars_to_win(setup)
     found = {caps: highs_mip(rm.model, rm.stars, 500, 60, objective_bound=win, first_solution=True, exact_caps=caps)
              for caps in (False, True)}
@@ -670,10 +670,55 @@ def test_highs_lines_keep_each_turns_stars(monkeypatch) -> None:
     assert broken_caps(found[False].values)  # the relaxation's solution: a realm below its score
     assert not broken_caps(found[True].values)
     seen: list[bool] = []
-    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: seen.append(k["exact_caps"]) or MipHint("Infeasible", None, None, 0.0))
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: seen.append(k["exact_caps"]) or MipHint("Infeasible", None, None, 0.0))  # no solution: no second variant
     cs.mip_win(setup, ((4, 4), (1, 3), (5, 4)), cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
                {**params, "line_mip_regions": [0]})
     assert seen == [True]
+
+
+def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monkeypatch) -> None:
+    """`line_mip_exactness`: per case, HiGHS's MIP with the caps and ORs exact, then (only when its
+    solution was not completed by CP-SAT) with the caps alone, then relaxed; a case without a
+    solution asks no other variant."""
+    from solver.mip_hint import MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_regions": [0]}
+    assert params["line_mip_exactness"] == [["caps", "ors"], ["caps"], []]
+    asked: list[tuple[bool, bool]] = []
+    completions: list[str] = []
+
+    def highs(model, *a, **k):
+        asked.append((k["exact_caps"], k["exact_ors"]))
+        return MipHint("Optimal", (0,) * len(model.proto.variables), 0.0, 0.0)
+
+    def complete(rm, setup_, solver, budget):
+        completions.append("tried")
+        return ("won", 0, 0.1, "a line") if len(completions) == 2 else ("unknown", 1, 0.1, None)
+
+    monkeypatch.setattr(cs, "highs_mip", highs)
+    monkeypatch.setattr(cs, "solve_ordered", complete)
+    found, notes, _, cuts = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                       params)
+    assert found == "a line" and asked == [(True, True), (True, False)] and cuts == 1
+    assert notes == "= 0,0,0: Optimal; = 0,0,0 (again, exact: caps): Optimal"
+    asked.clear()
+    monkeypatch.setattr(cs, "highs_mip", lambda model, *a, **k: asked.append(1) or MipHint("Infeasible", None, None, 0.0))
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES, params)
+    assert found is None and asked == [1] and notes == "= 0,0,0: Infeasible"
+
+
+def test_example_rolls_won_at_11_proven_fewest() -> None:
+    """The checker's example rolls (euphoria, parks, libertalia; normal): won at turn 11, proven
+    fewest (turns 1-10 by the LPs, turn 11 from HiGHS's lines). Guards the line search: with the
+    caps exact but Parks' ORs relaxed, HiGHS's first solution there was not completed and the
+    answer fell back to unknown (fifty-seventh session)."""
+    rolls = load_rolls(str(CAMPAIGN / "chapter2-rolls.txt"))
+    res = solve_chapter2(Chapter2(("euphoria", "parks", "libertalia")), rolls, time_limit=20)
+    assert res.status == "won" and res.turn == 11 and res.proven_impossible == list(range(1, 11))
+    assert res.verdict is not None and res.verdict.won
 
 
 def test_no_hint_after_the_lines(monkeypatch) -> None:

@@ -744,10 +744,13 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     `line_mip_regions`, or with `line_mip_cases` their count cases), HiGHS's first solution
     (round.toml's `line_mip_max_nodes` nodes and `line_mip_max_checks` root checks at most, its
     work limits; `line_mip_seconds`, a last wall-clock guard whose firing drops what it found)
-    becomes CP-SAT's hint in that model (with `line_mip_exact_caps`, HiGHS keeps each realm's
-    stars after a turn exactly capped, `mip_hint.exact_rows`: the row's order reads them), and CP-SAT solves,
+    becomes CP-SAT's hint in that model, and CP-SAT solves,
     orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
-    together (more cases must not spend more). Returns (the line, HiGHS's statuses per model,
+    together (more cases must not spend more). HiGHS's MIP per case: each of `line_mip_exactness`
+    in turn (e.g. [["caps", "ors"], ["caps"], []]: `mip_hint.exact_rows`'s caps and ORs made
+    exact, or neither), the next only when the last gave a solution CP-SAT did not complete (its
+    first solutions differ, and which one CP-SAT completes is a matter of luck: docs/campaign-chapter2.md).
+    Returns (the line, HiGHS's statuses per model,
     CP-SAT's deterministic seconds, cuts).
 
     Why: on bench seeds 2 and 4 (`bench/chapter2.py`) turn 9 is the first whose LP reaches 18
@@ -769,26 +772,31 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     spent, cuts = 0.0, 0
     if task is not None:
         task.solver(solver)
+    variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
     for label, rm in _line_regions(setup, rolls, options, rules, params):
-        if task is not None and task.cancelled.is_set():
-            break
-        found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
-                          **line_mip_limits(params), exact_caps=bool(params.get("line_mip_exact_caps", False)),
-                          stop_with=task.stoppable if task is not None else None)
-        if found is None:
-            continue
-        notes.append(f"{label}: {found.status}")
-        if found.usable is None or (task is not None and task.cancelled.is_set()):
-            continue
-        hint_values(rm.model, found.usable)
-        status, more_cuts, used, line = solve_ordered(rm, setup, solver, min(budget - spent, per_case) if per_case else budget - spent)
-        spent += used
-        cuts += more_cuts
-        if line is not None:
-            return line, "; ".join(notes), spent, cuts
-        if spent >= budget:
-            notes.append("CP-SAT's budget spent")
-            break
+        for n, exact in enumerate(variants):
+            if task is not None and task.cancelled.is_set():
+                return None, "; ".join(notes) or None, spent, cuts
+            found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
+                              **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
+                              stop_with=task.stoppable if task is not None else None)
+            if found is None:
+                break
+            again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
+            notes.append(f"{label}{again}: {found.status}")
+            if found.usable is None or (task is not None and task.cancelled.is_set()):
+                break  # (no solution: the next variant is not asked)
+            rm.model.clear_hints()
+            hint_values(rm.model, found.usable)
+            status, more_cuts, used, line = solve_ordered(rm, setup, solver,
+                                                          min(budget - spent, per_case) if per_case else budget - spent)
+            spent += used
+            cuts += more_cuts
+            if line is not None:
+                return line, "; ".join(notes), spent, cuts
+            if spent >= budget:
+                notes.append("CP-SAT's budget spent")
+                return None, "; ".join(notes), spent, cuts
     return None, "; ".join(notes) or None, spent, cuts
 
 
