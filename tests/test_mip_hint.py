@@ -108,6 +108,18 @@ def test_caps_are_exact_for_highs() -> None:
     assert still is not None and round(still.objective) == 5
 
 
+def test_ors_are_exact_for_highs() -> None:
+    """An OR, z = max(a, b) of 0/1 values (Parks' reached sites), relaxes to z >= a, z >= b: HiGHS
+    would take z = 1 with a = b = 0. With `exact_ors` one row, z <= a + b, makes it exact."""
+    m = cp_model.CpModel()
+    a, b, z = (m.new_bool_var(k) for k in "abz")
+    m.add_max_equality(z, [a, b])
+    loose = highs_mip(m, z - a - b, max_nodes=1000, time_guard=60)
+    assert loose is not None and round(loose.objective) == 1
+    exact = highs_mip(m, z - a - b, max_nodes=1000, time_guard=60, exact_ors=True)
+    assert exact is not None and round(exact.objective) == 0
+
+
 def test_a_hole_is_exact_for_highs() -> None:
     """`b => x != y` is a row with a hole; the LP relaxation drops the hole (b = 1 with x = y)."""
     m = cp_model.CpModel()
