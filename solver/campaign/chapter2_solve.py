@@ -748,8 +748,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
     together (more cases must not spend more). HiGHS's MIP per case: each of `line_mip_exactness`
     in turn (e.g. [["caps", "ors"], ["caps"], []]: `mip_hint.exact_rows`'s caps and ORs made
-    exact, or neither), the next only when the last gave a solution CP-SAT did not complete (its
-    first solutions differ, and which one CP-SAT completes is a matter of luck: docs/campaign-chapter2.md).
+    exact, or neither), the next only when the last gave a solution CP-SAT did not complete within
+    its limit (its first solutions differ, and which one CP-SAT completes is partly luck:
+    docs/campaign-chapter2.md); the next is asked of the case's model with that completion's cuts.
     Returns (the line, HiGHS's statuses per model,
     CP-SAT's deterministic seconds, cuts).
 
@@ -786,7 +787,6 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             notes.append(f"{label}{again}: {found.status}")
             if found.usable is None or (task is not None and task.cancelled.is_set()):
                 break  # (no solution: the next variant is not asked)
-            rm.model.clear_hints()
             hint_values(rm.model, found.usable)
             status, more_cuts, used, line = solve_ordered(rm, setup, solver,
                                                           min(budget - spent, per_case) if per_case else budget - spent)
@@ -797,6 +797,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             if spent >= budget:
                 notes.append("CP-SAT's budget spent")
                 return None, "; ".join(notes), spent, cuts
+            if status == "impossible":
+                break  # (CP-SAT proved the case holds no line: no other variant can find one)
     return None, "; ".join(notes) or None, spent, cuts
 
 
