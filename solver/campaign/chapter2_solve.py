@@ -1121,7 +1121,12 @@ def cases_ahead(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     and a second core)? Why: the second pass (`settle_ladder`) always asks that proof first, so
     it is never wasted, and the first pass leaves a core idle (HiGHS's line search and CP-SAT run
     one thread each). A time choice: the proof's answer is the same in either thread."""
-    return bool(params.get("extras_cases_ahead")) and solver.parameters.num_workers <= 1 and spare_core()
+    return _on_spare_core(params, "extras_cases_ahead", solver)
+
+
+def _on_spare_core(params: dict[str, Any], setting: str, solver: cp_model.CpSolver) -> bool:
+    """A speculative stage's switch: the round.toml setting on, one CP-SAT worker, a second core."""
+    return bool(params.get(setting)) and solver.parameters.num_workers <= 1 and spare_core()
 
 
 def cp_sat_beside(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
@@ -1129,7 +1134,7 @@ def cp_sat_beside(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     round.toml `line_mip_cp_sat_beside`, one CP-SAT worker and a second core)? Why: on the turn
     counts whose lines find nothing (the one before the win, on bench seeds 1, 3, 5) the two
     ran one after the other, one core idle. A time choice: the answer is the one asked in turn."""
-    return bool(params.get("line_mip_cp_sat_beside")) and solver.parameters.num_workers <= 1 and spare_core()
+    return _on_spare_core(params, "line_mip_cp_sat_beside", solver)
 
 
 def lp_note(q: TurnQuestion) -> str:
