@@ -269,7 +269,7 @@ def is_or(lin_max: Any, lo: Sequence[int], hi: Sequence[int]) -> bool:
     """Is this `max` an OR: its target and every argument within 0..1 over the boxes?"""
     def unit(e: Any) -> bool:
         t, t0 = expr_terms(e, "lin_max")
-        mn, mx = box(list(lo), list(hi), t)
+        mn, mx = box(lo, hi, t)  # type: ignore[arg-type]  (read only: no copy per argument)
         return mn + t0 >= 0 and mx + t0 <= 1
     return unit(lin_max.target) and all(unit(e) for e in lin_max.exprs)
 
