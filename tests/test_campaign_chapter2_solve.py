@@ -1275,6 +1275,82 @@ def test_cases_ahead_give_the_same_answer(monkeypatch) -> None:
     assert answers[0] == answers[1]
 
 
+def test_cases_start_early_beside_the_lines(monkeypatch) -> None:
+    """`extras_cases_early`: the question's CP-SAT stage beside HiGHS's lines starts the proof by
+    cases the moment it leaves the question unknown, while the lines still run; the answer is the
+    one the cases ahead give (every question, case and deterministic time)."""
+    import threading
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    real_solve, real_mip_win, real_cases_of = cs.solve_ordered, cs.mip_win, cs.cases_of
+    started = threading.Event()
+    early_seen: list[bool] = []
+
+    def solve(rm, setup, solver, budget):
+        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
+
+    def cases_of(setup, rolls, w, *a, **k):
+        started.set()
+        return real_cases_of(setup, rolls, w, *a, **k)
+
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    monkeypatch.setattr(cs, "cases_of", cases_of)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    answers = []
+    for early in (False, True):
+        def mip_win(setup, rolls, *a, early=early, **k):
+            if len(rolls) == 2 and early:  # the lines of turn 2 wait for the cases to start
+                early_seen.append(started.wait(timeout=60))
+            return real_mip_win(setup, rolls, *a, **k)
+
+        monkeypatch.setattr(cs, "mip_win", mip_win)
+        params = {**cs.load_params("target"), "extras_cases_ahead": True, "extras_cases_early": early}
+        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
+        started.clear()
+        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
+        assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
+        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6),
+                         q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions])
+    assert early_seen == [True]
+    assert answers[0] == answers[1]
+
+
+def test_early_cases_are_cancelled_when_the_lines_win(monkeypatch) -> None:
+    """A proof by cases started early (`extras_cases_early`) for a question the lines then win is
+    cancelled and never taken: the answer is the lines' win."""
+    import threading
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    real_mip_win = cs.mip_win
+    started, finished = threading.Event(), threading.Event()
+    cancelled: list[bool] = []
+
+    def stage(*a, task=None, **k):  # the CP-SAT stage leaves every question unknown
+        return cs._Solved(None, None, None, "unknown", 0, 0.0, None)
+
+    def cases_of(setup, rolls, w, split_k, options, rules, params, task=None):
+        started.set()
+        cancelled.append(task is not None and task.cancelled.wait(timeout=60))
+        finished.set()
+        return None
+
+    def mip_win(*a, **k):
+        started.wait(timeout=60)  # the lines win only once the cases have started
+        return real_mip_win(*a, **k)
+
+    monkeypatch.setattr(cs, "split_and_solve", stage)
+    monkeypatch.setattr(cs, "cases_of", cases_of)
+    monkeypatch.setattr(cs, "mip_win", mip_win)
+    params = {**cs.load_params("target"), "extras_cases_ahead": True, "extras_cases_early": True}
+    monkeypatch.setattr(cs, "load_params", lambda section: params)
+    res = solve_chapter2(Chapter2(("wurfelwelten", "scythe", "parks"), "normal"), ((5, 4), (4, 3), (4, 3)),
+                         time_limit=20, turns=[3])
+    assert res.status == "won" and res.turn == 3 and res.questions[-1].method == "line-mip"
+    assert finished.wait(timeout=60) and cancelled == [True]
+
+
 def test_fleet_second_pass_starts_with_the_winner_and_stops_at_the_first_undecided(one_star, monkeypatch) -> None:
     """The fleet's second pass (settle_ladder per setup) asks the winning setup first and stops at
     the first setup it leaves undecided: the fleet's answer is unknown then, whatever the rest

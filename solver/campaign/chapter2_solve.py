@@ -33,6 +33,7 @@ proven fewest only when every smaller W was proven impossible.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
@@ -574,7 +575,8 @@ def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: R
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
-             extras_cases: bool = True, line_beside_lp: bool = False, cp_sat_beside_lines: bool = False) -> TurnQuestion:
+             extras_cases: bool = True, line_beside_lp: bool = False, cp_sat_beside_lines: bool = False,
+             cases_early: CasesEarly | None = None) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -598,7 +600,13 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     `cp_sat_beside_lines` (with `line_mip_first`): the CP-SAT stage (`split_and_solve`) runs on a
     spare core while HiGHS's lines are searched, on a solver of its own; a win from the lines
     cancels it, otherwise its answer is taken: the answer asked in turn, sooner where the lines
-    find nothing (the caller asks it when no other speculative solve is running)."""
+    find nothing (the caller asks it when no other speculative solve is running).
+
+    `cases_early` (with `cp_sat_beside_lines`): when that CP-SAT stage leaves the question
+    unknown, it starts the question's proof by cases there and then (`cases_of`, on the spare
+    core, which the stage no longer uses), while the lines are still searched; the caller takes
+    it as its cases ahead when the question ends unknown (`solve_chapter2`), and cancels it when
+    the lines win. A time choice: the proof is the one the second pass asks first."""
     lp = None
     base: RoundModel | None = None
     win = stars_to_win(setup)
@@ -627,7 +635,15 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                 mine = no_sigint(cp_model.CpSolver())  # the task's own solver (a cancelled task may run on)
                 mine.parameters.copy_from(solver.parameters)
                 args = (setup, tuple(rolls)[:w], base, lp, options, rules, mine, lp_params, hint_params, True)
-                cp_beside = Speculation(("cp-sat", w), lambda task: split_and_solve(*args, task=task))
+
+                def stage(task: Speculation) -> _Solved:
+                    staged = split_and_solve(*args, task=task)
+                    if cases_early is not None and staged.status == "unknown" and not task.cancelled.is_set():
+                        cases_early.start(("cases", w), lambda cases_task: cases_of(
+                            setup, rolls, w, staged.split_k, options, rules, hint_params or {}, cases_task))
+                    return staged
+
+                cp_beside = Speculation(("cp-sat", w), stage)
             taken = beside.take(("line-mip", w)) if beside is not None else None
             found, first_notes, first_spent, first_cuts = taken if taken is not None else \
                 mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
@@ -665,20 +681,61 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
 
 
 def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
-                    rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None) -> TurnQuestion:
-    """An unknown question asked once more as a proof by cases (`refute_extras_cases`), in the
-    extras split's region when the question had one; other questions are returned as they are.
-    `task`: run as a speculative solve (`solve_chapter2`'s cases ahead; its `cancel` stops it)."""
+                    rules: Sequence[Rule], params: dict[str, Any]) -> TurnQuestion:
+    """An unknown question asked once more as a proof by cases (`cases_of`); other questions are
+    returned as they are."""
     if q.status != "unknown":
         return q
-    if q.split_k is not None:
-        options = split_region(options, q.split_k)
-    cases = refute_extras_cases(setup, tuple(rolls)[:q.turn], options, rules, params, task)
+    return with_cases(q, cases_of(setup, rolls, q.turn, q.split_k, options, rules, params))
+
+
+def cases_of(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, split_k: int | None, options: ModelOptions,
+             rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None) -> ExtrasCases | None:
+    """The proof by cases (`refute_extras_cases`) of "won at turn w?", in the extras split's
+    region when the question had one (`split_k`). `task`: run as a speculative solve (the cases
+    ahead: `solve_chapter2`, `ask_turn`'s `cases_early`; its `cancel` stops it)."""
+    if split_k is not None:
+        options = split_region(options, split_k)
+    return refute_extras_cases(setup, tuple(rolls)[:w], options, rules, params, task)
+
+
+def with_cases(q: TurnQuestion, cases: ExtrasCases | None) -> TurnQuestion:
+    """An unknown question with its proof by cases' answer (None: not asked): impossible when
+    every case is refuted, else still unknown."""
     if cases is None:
         return q
     return replace(q, status="impossible" if cases.refuted else "unknown",
                    method="extras-cases" if cases.refuted else q.method,
                    deterministic_time=q.deterministic_time + cases.deterministic_time, extras_cases=cases)
+
+
+class CasesEarly:
+    """The first unknown turn count's proof by cases, started by `ask_turn`'s CP-SAT stage on the
+    spare core the moment that stage leaves the question unknown, while HiGHS's lines are still
+    searched (`cases_early`). The caller closes it once the question is answered (`close`): no
+    proof starts after that; it adopts the started one when the question is unknown and cancels
+    it otherwise (the lines won)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._closed = False
+        self.task: Speculation | None = None
+
+    def start(self, key: Any, fn: Callable[[Speculation], Any]) -> None:
+        with self._lock:
+            if not self._closed and self.task is None:
+                self.task = Speculation(key, fn)
+
+    def adopt(self, unknown: bool) -> Speculation | None:
+        """No proof starts from now on. The one started, if any, when the question ended
+        `unknown`; otherwise it is cancelled (the lines won: it is not needed) and None."""
+        with self._lock:
+            self._closed = True
+            task = self.task
+        if task is not None and not unknown:
+            task.cancel(wait=False)
+            return None
+        return task
 
 
 def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
@@ -693,8 +750,9 @@ def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: 
     for i, q in enumerate(questions):
         if q.status != "unknown":
             continue
-        settled = ahead.take(("cases", q.turn)) if ahead is not None else None
-        if settled is None:
+        if ahead is not None and ahead.key == ("cases", q.turn) and not ahead.taken:
+            settled = with_cases(q, ahead.take(ahead.key))
+        else:
             settled = settle_by_cases(setup, rolls, q, options, CHAPTER2_RULES, params)
         questions[i] = settled
         if settled.extras_cases is not None:
@@ -1124,6 +1182,15 @@ def cases_ahead(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     return _on_spare_core(params, "extras_cases_ahead", solver)
 
 
+def cases_early(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
+    """Let the question's CP-SAT stage beside the lines start its proof by cases as soon as it
+    leaves the question unknown (`ask_turn`'s `cases_early`; round.toml `extras_cases_early`, with
+    `cases_ahead`'s conditions)? Why: on bench seed 1's W 9 the lines ran 13 s on after that
+    stage ended, one core idle, and the cases ahead started only then (docs/campaign-chapter2.md).
+    A time choice: the proof's answer is the same in any thread."""
+    return cases_ahead(params, solver) and bool(params.get("extras_cases_early"))
+
+
 def _on_spare_core(params: dict[str, Any], setting: str, solver: cp_model.CpSolver) -> bool:
     """A speculative stage's switch: the round.toml setting on, one CP-SAT worker, a second core."""
     return bool(params.get(setting)) and solver.parameters.num_workers <= 1 and spare_core()
@@ -1179,16 +1246,24 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             if total_limit is not None and result.deterministic_time >= total_limit:
                 break
             beside_lp = lp_live and lines_beside_lp(setup, result.questions, params, solver)
-            q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None, hint_params=params,
-                         extras_cases=False, line_beside_lp=beside_lp,
-                         cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver))
+            early = CasesEarly() if ahead is None and cases_early(params, solver) else None
+            try:
+                q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None,
+                             hint_params=params, extras_cases=False, line_beside_lp=beside_lp,
+                             cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver), cases_early=early)
+            except BaseException:
+                if early is not None:
+                    early.adopt(False)
+                raise
+            if early is not None:
+                ahead = early.adopt(q.status == "unknown")
             lp_live = lp_live and lp_still_useful(q)
             result.questions.append(q)
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
                 f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
             if ahead is None and q.status == "unknown" and cases_ahead(params, solver):
-                ahead = Speculation(("cases", w), lambda task, q=q: settle_by_cases(setup, rolls, q, options,
-                                                                                   CHAPTER2_RULES, params, task))
+                ahead = Speculation(("cases", w), lambda task, q=q: cases_of(setup, rolls, q.turn, q.split_k, options,
+                                                                            CHAPTER2_RULES, params, task))
             if q.status == "won":
                 assert q.line is not None
                 result.line = q.line
