@@ -712,9 +712,9 @@ def with_cases(q: TurnQuestion, cases: ExtrasCases | None) -> TurnQuestion:
 class CasesEarly:
     """The first unknown turn count's proof by cases, started by `ask_turn`'s CP-SAT stage on the
     spare core the moment that stage leaves the question unknown, while HiGHS's lines are still
-    searched (`cases_early`). The caller closes it once the question is answered (`close`): no
-    proof starts after that; it adopts the started one when the question is unknown and cancels
-    it otherwise (the lines won)."""
+    searched (`cases_early`). The caller closes it once the question is answered (`adopt`): no
+    proof starts after that; the started one is kept when the question is unknown and cancelled
+    otherwise (the lines won)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -805,8 +805,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     becomes CP-SAT's hint in that model, and CP-SAT solves,
     orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
     together (more cases must not spend more). HiGHS's MIP per case: each of `line_mip_exactness`
-    in turn (e.g. [["caps", "ors"], ["caps"], []]: `mip_hint.exact_rows`'s caps and ORs made
-    exact, or neither), the next only when the last gave a solution CP-SAT did not complete within
+    in turn (e.g. [["caps", "ors"], ["caps"]]: `mip_hint.exact_rows`'s caps and ORs made
+    exact, or the caps alone), the next only when the last gave a solution CP-SAT did not complete within
     its limit (its first solutions differ, and which one CP-SAT completes is partly luck:
     docs/campaign-chapter2.md); the next is asked of the case's model with that completion's cuts.
     Returns (the line, HiGHS's statuses per model,
