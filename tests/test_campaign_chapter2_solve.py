@@ -1239,9 +1239,21 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
     assert "extras cases: all" in "\n".join(cs.answer_lines(res))
 
 
+def _won_at_3_with(monkeypatch, setup: Chapter2, settings: dict) -> list[tuple]:
+    """The short instance of the ladder tests solved with these round.toml settings: won at 3,
+    turns 1-2 proven impossible; every question as the speculative stages must leave it (turn,
+    status, method, deterministic time and the proof by cases)."""
+    params = {**cs.load_params("target"), **settings}
+    monkeypatch.setattr(cs, "load_params", lambda section: params)
+    res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
+    assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
+    return [(q.turn, q.status, q.method, round(q.deterministic_time, 6),
+             q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions]
+
+
 def test_cases_ahead_give_the_same_answer(monkeypatch) -> None:
-    """`extras_cases_ahead`: the first unknown turn count's cases, started on a spare core as soon
-    as it is unknown, give the answer the second pass gives asking them itself (every question's
+    """`extras_cases_ahead` (without the early start): the first unknown turn count's cases,
+    started on a spare core as soon as it is unknown, give the answer the second pass gives asking them itself (every question's
     status, method and deterministic time, every case), and the second pass takes them instead of
     asking again: the proof runs once, in the speculative thread."""
     import threading
@@ -1263,13 +1275,8 @@ def test_cases_ahead_give_the_same_answer(monkeypatch) -> None:
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     answers = []
     for ahead in (False, True):
-        params = {**cs.load_params("target"), "extras_cases_ahead": ahead}
-        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
         where.clear()
-        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
-        assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
-        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6),
-                         q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions])
+        answers.append(_won_at_3_with(monkeypatch, setup, {"extras_cases_ahead": ahead, "extras_cases_early": False}))
         assert [turns for turns, _ in where] == [2]
         assert (where[0][1] == "speculative-solve") == ahead
     assert answers[0] == answers[1]
@@ -1305,13 +1312,8 @@ def test_cases_start_early_beside_the_lines(monkeypatch) -> None:
             return real_mip_win(setup, rolls, *a, **k)
 
         monkeypatch.setattr(cs, "mip_win", mip_win)
-        params = {**cs.load_params("target"), "extras_cases_ahead": True, "extras_cases_early": early}
-        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
         started.clear()
-        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
-        assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
-        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6),
-                         q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions])
+        answers.append(_won_at_3_with(monkeypatch, setup, {"extras_cases_ahead": True, "extras_cases_early": early}))
     assert early_seen == [True]
     assert answers[0] == answers[1]
 
