@@ -678,8 +678,8 @@ def test_highs_lines_keep_each_turns_stars(monkeypatch) -> None:
 
 def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monkeypatch) -> None:
     """`line_mip_exactness`: per case, HiGHS's MIP with the caps and ORs exact, then (only when its
-    solution was not completed by CP-SAT) with the caps alone; a case without a solution asks no
-    other variant."""
+    solution was not completed by CP-SAT) with the caps alone, on a fresh model of the case; a
+    case without a solution asks no other variant."""
     from solver.mip_hint import MipHint
 
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
@@ -689,9 +689,11 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
     assert params["line_mip_exactness"] == [["caps", "ors"], ["caps"]]
     asked: list[tuple[bool, bool]] = []
     completions: list[str] = []
+    models: list = []
 
     def highs(model, *a, **k):
         asked.append((k["exact_caps"], k["exact_ors"]))
+        models.append(model)
         return MipHint("Optimal", (0,) * len(model.proto.variables), 0.0, 0.0)
 
     def complete(rm, setup_, solver, budget):
@@ -703,6 +705,7 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
     found, notes, _, cuts = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
                                        params)
     assert found == "a line" and asked == [(True, True), (True, False)] and cuts == 1
+    assert models[0] is not models[1]  # the next variant on a fresh model, without the last completion's cuts
     assert notes == "= 0,0,0: Optimal; = 0,0,0 (again, exact: caps): Optimal"
     asked.clear()
     monkeypatch.setattr(cs, "highs_mip", lambda model, *a, **k: asked.append(1) or MipHint("Infeasible", None, None, 0.0))
@@ -793,7 +796,8 @@ def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     # region 1 alone: the same cases (its counts of sum 0 and 1); each case model holds its counts
     regions = list(cs._line_regions(setup, rolls, cs.ModelOptions(), CHAPTER2_RULES, {**cases, "line_mip_regions": [1]}))
     assert [label for label, _ in regions] == ["= 0,0,0", "= 1,0,0", "= 0,1,0", "= 0,0,1"]
-    label, rm = regions[1]
+    label, build = regions[1]
+    rm = build()
     solver = cp_model.CpSolver()
     rm.model.add(sum(e.extra for evs in rm.events for e in evs) == 0)
     assert solver.solve(rm.model) == cp_model.INFEASIBLE  # case 1,0,0 has its activation

@@ -808,7 +808,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     in turn (e.g. [["caps", "ors"], ["caps"]]: `mip_hint.exact_rows`'s caps and ORs made
     exact, or the caps alone), the next only when the last gave a solution CP-SAT did not complete within
     its limit (its first solutions differ, and which one CP-SAT completes is partly luck:
-    docs/campaign-chapter2.md); the next is asked of the case's model with that completion's cuts.
+    docs/campaign-chapter2.md); the next is asked of a fresh model of the case, without that
+    completion's cuts (with them, bench seed 0's W 11 caps-alone MIP ran to its node limit; fresh,
+    it is a win: docs/campaign-chapter2.md).
     Returns (the line, HiGHS's statuses per model,
     CP-SAT's deterministic seconds, cuts).
 
@@ -832,10 +834,11 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     if task is not None:
         task.solver(solver)
     variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
-    for label, rm in _line_regions(setup, rolls, options, rules, params):
+    for label, build in _line_regions(setup, rolls, options, rules, params):
         for n, exact in enumerate(variants):
             if task is not None and task.cancelled.is_set():
                 return None, "; ".join(notes) or None, spent, cuts
+            rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
             found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
                               **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
                               stop_with=task.stoppable if task is not None else None)
@@ -861,11 +864,12 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
 
 
 def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
-                  params: dict[str, Any]) -> Iterator[tuple[str, RoundModel]]:
+                  params: dict[str, Any]) -> Iterator[tuple[str, Callable[[], RoundModel]]]:
     """`mip_win`'s models, in order: for each k of `line_mip_regions` (never above the region in
     `options`, each k once), the lines with at most k 3-pumpkin activations ("<= k"), or with
     `line_mip_cases` the lines with exactly c_r of them in realm r for each count vector of sum k
-    ("= 1,0,0"; together the same lines as the regions, in smaller MIPs). Built one at a time."""
+    ("= 1,0,0"; together the same lines as the regions, in smaller MIPs). Each with a function
+    that builds it afresh (one model per call)."""
     asked: set[int] = set()
     cases = bool(params.get("line_mip_cases", False))
     for k in params.get("line_mip_regions", [0]):
@@ -874,13 +878,14 @@ def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: Mo
             continue
         asked.add(most)
         if not cases:
-            yield f"<= {most}", build_chapter2(setup, rolls, replace(options, max_total_extras=most), rules)
+            yield f"<= {most}", lambda most=most: build_chapter2(setup, rolls, replace(options, max_total_extras=most),
+                                                                 rules)
             continue
         low = max((a for a in asked if a < most), default=-1)  # the counts of smaller sums were asked already
         for counts in extras_counts(len(setup.realms), most):
             if sum(counts) <= low:
                 continue
-            yield "= " + ",".join(map(str, counts)), case_model(setup, rolls, options, rules, counts)
+            yield "= " + ",".join(map(str, counts)), lambda counts=counts: case_model(setup, rolls, options, rules, counts)
 
 
 def case_model(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
