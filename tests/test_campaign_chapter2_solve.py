@@ -456,9 +456,11 @@ def test_lp_is_asked_until_it_stops_proving(monkeypatch) -> None:
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20)
     # turn 1: the LP proves it (2.17 < 3); turn 2: LP 4.33, HiGHS's lines find no win (line_mip_first),
-    # CP-SAT proves it; turn 3: no LP, HiGHS's first solution of the smallest region wins
-    assert [(q.status, q.method) for q in res.questions] == [
-        ("impossible", "lp-bound"), ("impossible", "cp-sat"), ("won", "line-mip")]
+    # CP-SAT proves it (with a spare core its proof by cases, asked before the stage's CP-SAT solve:
+    # extras_cases_before_stage); turn 3: no LP, HiGHS's first solution of the smallest region wins
+    assert [q.status for q in res.questions] == ["impossible", "impossible", "won"]
+    assert res.questions[0].method == "lp-bound" and res.questions[2].method == "line-mip"
+    assert res.questions[1].method in ("cp-sat", "extras-cases")
     assert res.questions[1].line_mip is not None and res.questions[2].line_mip.startswith("= 0,0,0: ")
     assert asked == [True, True, False]
     assert res.status == "won" and res.proven_impossible == [1, 2]
@@ -795,8 +797,9 @@ def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     assert q.status == "unknown" and q.line_mip == "= 0,0,0: Infeasible"
     # region 1 alone: the same cases (its counts of sum 0 and 1); each case model holds its counts
     regions = list(cs._line_regions(setup, rolls, cs.ModelOptions(), CHAPTER2_RULES, {**cases, "line_mip_regions": [1]}))
-    assert [label for label, _ in regions] == ["= 0,0,0", "= 1,0,0", "= 0,1,0", "= 0,0,1"]
-    label, build = regions[1]
+    assert [label for label, _, _ in regions] == ["= 0,0,0", "= 1,0,0", "= 0,1,0", "= 0,0,1"]
+    assert [counts for _, counts, _ in regions] == [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    label, _, build = regions[1]
     rm = build()
     solver = cp_model.CpSolver()
     rm.model.add(sum(e.extra for evs in rm.events for e in evs) == 0)
@@ -1336,7 +1339,7 @@ def test_early_cases_are_cancelled_when_the_lines_win(monkeypatch) -> None:
     def stage(*a, task=None, **k):  # the CP-SAT stage leaves every question unknown
         return cs._Solved(None, None, None, "unknown", 0, 0.0, None)
 
-    def cases_of(setup, rolls, w, split_k, options, rules, params, task=None):
+    def cases_of(setup, rolls, w, split_k, options, rules, params, task=None, refuted=None):
         started.set()
         cancelled.append(task is not None and task.cancelled.wait(timeout=60))
         finished.set()
@@ -1357,6 +1360,107 @@ def test_early_cases_are_cancelled_when_the_lines_win(monkeypatch) -> None:
     assert finished.wait(timeout=60) and cancelled == [True]
 
 
+def test_stage_after_the_cases_gives_the_same_answer(monkeypatch) -> None:
+    """`extras_cases_before_stage`: the CP-SAT stage beside the lines asks only the split, the
+    proof by cases starts at once, and the stage's CP-SAT solve is asked in the second pass when
+    the cases leave the question unknown (`finish_deferred`). Its win there is the answer, and
+    the later turn counts the first pass asked are dropped: the same answer as the stage asked
+    first (every question's turn, status, method and deterministic time). Here the lines find
+    nothing and the cases are stubbed to prove nothing, so turn 3's win can only come from the
+    stage; turn 4 (asked by the first pass while turn 3 was open) wins too."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    monkeypatch.setattr(cs, "mip_win", lambda *a, **k: (None, "stubbed", 0.0, 0))
+    real_region_solve = cs.region_solve
+    order: list[tuple[str, int]] = []
+
+    def region_solve(setup, rolls, *a, **k):
+        order.append(("stage", len(rolls)))
+        return real_region_solve(setup, rolls, *a, **k)
+
+    def cases_of(setup, rolls, w, *a, **k):
+        order.append(("cases", w))
+        return None  # (not asked: the question stays unknown)
+
+    monkeypatch.setattr(cs, "region_solve", region_solve)
+    monkeypatch.setattr(cs, "cases_of", cases_of)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    answers = []
+    for before in (False, True):
+        order.clear()
+        params = {**cs.load_params("target"), "extras_cases_ahead": True, "extras_cases_early": True,
+                  "extras_cases_before_stage": before}
+        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
+        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3), (4, 3)), time_limit=20, turns=[3, 4])
+        assert res.status == "won" and res.turn == 3 and res.verdict is not None and res.verdict.won
+        assert [q.turn for q in res.questions] == [3] and not res.questions[0].stage_pending
+        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6)) for q in res.questions])
+        if before:  # turn 3's cases first (early), turn 4's stage in the first pass, then turn 3's stage
+            assert order == [("cases", 3), ("stage", 4), ("stage", 3)]
+        else:
+            assert order == [("stage", 3)]
+    assert answers[0] == answers[1]
+
+
+def test_refuted_cases_stop_the_lines_of_their_case(monkeypatch) -> None:
+    """`RefutedCases`: HiGHS's line search (`mip_win`) skips a case region the proof by cases has
+    refuted, and a search running in a case is stopped when that case is refuted (noted "refuted
+    by the cases", no completion asked); the regions "<= k" have no counts and are never skipped."""
+    from solver.mip_hint import MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_regions": [0, 1]}
+    refuted = cs.RefutedCases()
+    refuted.add(3, (1, 0, 0))
+    refuted.add(2, (0, 1, 0))  # another turn count: not this question's
+    stopped: list[int] = []
+    asked: list[int] = []
+
+    def highs(model, *a, stop_with=None, **k):
+        asked.append(len(asked))
+        if len(asked) == 2:  # the third case's search (0,1,0): refuted while it runs
+            stop_with(lambda: stopped.append(1))
+            refuted.add(3, (0, 1, 0))
+            return MipHint("Interrupted by user", None, None, 0.0)
+        if stop_with is not None:
+            stop_with(lambda: stopped.append(0))
+        return MipHint("Infeasible", None, None, 0.0)
+
+    monkeypatch.setattr(cs, "highs_mip", highs)
+    monkeypatch.setattr(cs, "solve_ordered", lambda *a, **k: pytest.fail("no completion without a solution"))
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                    params, refuted=refuted)
+    assert found is None and asked == [0, 1, 2] and stopped == [1]
+    assert notes == ("= 0,0,0: Infeasible; = 1,0,0: refuted by the cases; = 0,1,0: refuted by the cases; "
+                     "= 0,0,1: Infeasible")
+    late: list[str] = []
+    refuted.watch(3, (0, 0, 1), lambda: late.append("on its refutation"))
+    assert late == []
+    refuted.add(3, (0, 0, 1))
+    refuted.watch(3, (0, 0, 1), lambda: late.append("already refuted"))
+    assert late == ["on its refutation", "already refuted"]
+    refuted.watch(3, (0, 0, 2), lambda: late.append("unwatched"))
+    refuted.unwatch(3, (0, 0, 2))  # (its search ended)
+    refuted.add(3, (0, 0, 2))
+    assert late == ["on its refutation", "already refuted"]
+
+
+def test_the_proof_by_cases_tells_each_refuted_case(monkeypatch) -> None:
+    """`refute_extras_cases` adds each case it refutes to its `RefutedCases` at once, keyed by the
+    question's turn count: exactly the cases of its answer."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3))
+    refuted = cs.RefutedCases()
+    cases = cs.refute_extras_cases(setup, rolls, ModelOptions(), CHAPTER2_RULES, cs.load_params("target"),
+                                   refuted_cases=refuted)
+    assert cases is not None and cases.refuted and len(cases.cases) > 1
+    assert all(refuted.refuted(2, c.counts) for c in cases.cases)
+    assert not any(refuted.refuted(3, c.counts) for c in cases.cases)
+
+
 def test_fleet_second_pass_starts_with_the_winner_and_stops_at_the_first_undecided(one_star, monkeypatch) -> None:
     """The fleet's second pass (settle_ladder per setup) asks the winning setup first and stops at
     the first setup it leaves undecided: the fleet's answer is unknown then, whatever the rest
@@ -1372,7 +1476,7 @@ def test_fleet_second_pass_starts_with_the_winner_and_stops_at_the_first_undecid
 
     settled: list[tuple[str, ...]] = []
 
-    def settle(setup, rolls, questions, options, params, say):
+    def settle(setup, rolls, questions, options, params, say, **kw):
         settled.append(setup.realms)
         return len(settled) < 2  # the first setup settles, the second does not
 

@@ -349,6 +349,10 @@ class TurnQuestion:
     #: the part of `cuts` made by `mip_win`'s completions (each on its own region's model, not on
     #: the question's: the fleet's "INFEASIBLE before any cut" looks at the rest)
     line_mip_cuts: int = 0
+    #: the CP-SAT stage's solve is still to be asked: it was left until after the proof by cases
+    #: (`ask_turn`'s `cases_early` with `extras_cases_before_stage`), and `finish_deferred` asks
+    #: it when the cases do not refute the question
+    stage_pending: bool = False
 
 
 @dataclass
@@ -540,16 +544,19 @@ class _Solved:
     cuts: int
     spent: float
     line: Chapter2Line | None
+    #: CP-SAT's solve not asked yet (`split_and_solve`'s `deferred`)
+    deferred: bool = False
 
 
 def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: RoundModel | None, lp: LpBound | None,
                     options: ModelOptions, rules: Sequence[Rule], solver: cp_model.CpSolver,
                     lp_params: dict[str, Any] | None, hint_params: dict[str, Any] | None, line_first: bool,
-                    task: Speculation | None = None) -> _Solved:
+                    task: Speculation | None = None, deferred: bool = False) -> _Solved:
     """`ask_turn`'s CP-SAT stage: the extras split on `base`'s LPs (when the question's LP `lp`
-    was asked), HiGHS's hint if asked, then CP-SAT (`solve_ordered`) on the split's region or
-    the whole model of `rolls`. `task`: run as a speculative solve beside HiGHS's lines (its
-    `cancel` stops CP-SAT; `solver` is then the task's own)."""
+    was asked), then `region_solve` on the split's region or the whole model of `rolls`. `task`:
+    run as a speculative solve beside HiGHS's lines (its `cancel` stops CP-SAT; `solver` is then
+    the task's own). `deferred`: the split alone, CP-SAT's solve left for later (status
+    "unknown", `_Solved.deferred`; `ask_turn`'s `cases_early` with `extras_cases_before_stage`)."""
     win = stars_to_win(setup)
     split_k: int | None = None
     split_lp = None
@@ -557,11 +564,24 @@ def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: R
         found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
         if found_k is not None:
             split_k, split_lp = found_k
-            options = split_region(options, split_k)
+    if deferred:
+        return _Solved(split_k, split_lp, None, "unknown", 0, 0.0, None, deferred=True)
     if task is not None:
         task.solver(solver)
         if task.cancelled.is_set():
             return _Solved(split_k, split_lp, None, "unknown", 0, 0.0, None)  # (dropped: never taken)
+    region = split_region(options, split_k) if split_k is not None else options
+    hint, status, cuts, spent, line = region_solve(setup, rolls, region, rules, solver, hint_params, line_first)
+    return _Solved(split_k, split_lp, hint, status, cuts, spent, line)
+
+
+def region_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions, rules: Sequence[Rule],
+                 solver: cp_model.CpSolver, hint_params: dict[str, Any] | None,
+                 line_first: bool) -> tuple[str | None, str, int, float, Chapter2Line | None]:
+    """The CP-SAT part of the stage: HiGHS's hint if asked, then CP-SAT (`solve_ordered`) on the
+    model of `options` (the split's region, or the whole question) within the solver's limit.
+    Returns (the hint's status, won | impossible | unknown, cuts, deterministic seconds, the line)."""
+    win = stars_to_win(setup)
     rm = build_chapter2(setup, rolls, options, rules)
     hint: str | None = None
     hint_asked = not line_first or bool(hint_params.get("mip_hint_after_line_mip", True)) if hint_params else False
@@ -569,14 +589,14 @@ def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: R
         hint = hint_from_highs(rm.model, rm.stars, hint_params, solver.parameters.max_deterministic_time,
                                objective_bound=win)
     status, cuts, spent, line = solve_ordered(rm, setup, solver, solver.parameters.max_deterministic_time)
-    return _Solved(split_k, split_lp, hint, status, cuts, spent, line)
+    return hint, status, cuts, spent, line
 
 
 def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
              extras_cases: bool = True, line_beside_lp: bool = False, cp_sat_beside_lines: bool = False,
-             cases_early: CasesEarly | None = None) -> TurnQuestion:
+             cases_early: CasesEarly | None = None, refuted: RefutedCases | None = None) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -606,7 +626,14 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     unknown, it starts the question's proof by cases there and then (`cases_of`, on the spare
     core, which the stage no longer uses), while the lines are still searched; the caller takes
     it as its cases ahead when the question ends unknown (`solve_chapter2`), and cancels it when
-    the lines win. A time choice: the proof is the one the second pass asks first."""
+    the lines win. A time choice: the proof is the one the second pass asks first. With
+    `extras_cases_before_stage` too, the stage's CP-SAT solve is left for later: the proof starts
+    right after the split's LPs, and the question (unknown, `stage_deferred`) asks that solve only
+    when the proof does not refute it (`finish_deferred`, from `settle_ladder`): the same answer,
+    since a refuted question holds no win for the solve to find (`stage_pending` until then).
+
+    `refuted`: the cases the proof by cases refutes, as it refutes them (`RefutedCases`): HiGHS's
+    lines skip or stop a case region found there."""
     lp = None
     base: RoundModel | None = None
     win = stars_to_win(setup)
@@ -618,7 +645,7 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
         own.parameters.copy_from(solver.parameters)
         line_rolls, line_params = tuple(rolls)[:w], hint_params
         beside = Speculation(("line-mip", w), lambda task: mip_win(setup, line_rolls, own, options, rules, line_params,
-                                                                  task=task))
+                                                                  task=task, refuted=refuted))
     first_notes: str | None = None
     first_spent, first_cuts = 0.0, 0
     cp_beside: Speculation | None = None
@@ -636,17 +663,19 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                 mine.parameters.copy_from(solver.parameters)
                 args = (setup, tuple(rolls)[:w], base, lp, options, rules, mine, lp_params, hint_params, True)
 
+                defer = cases_early is not None and bool(hint_params.get("extras_cases_before_stage"))
+
                 def stage(task: Speculation) -> _Solved:
-                    staged = split_and_solve(*args, task=task)
+                    staged = split_and_solve(*args, task=task, deferred=defer)
                     if cases_early is not None and staged.status == "unknown" and not task.cancelled.is_set():
                         cases_early.start(("cases", w), lambda cases_task: cases_of(
-                            setup, rolls, w, staged.split_k, options, rules, hint_params or {}, cases_task))
+                            setup, rolls, w, staged.split_k, options, rules, hint_params or {}, cases_task, refuted))
                     return staged
 
                 cp_beside = Speculation(("cp-sat", w), stage)
             taken = beside.take(("line-mip", w)) if beside is not None else None
             found, first_notes, first_spent, first_cuts = taken if taken is not None else \
-                mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+                mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params, refuted=refuted)
             if found is not None:
                 return TurnQuestion(w, "won", first_cuts, first_spent, found, method="line-mip", lp_bound=lp,
                                     line_mip=first_notes, line_mip_cuts=first_cuts)
@@ -666,37 +695,56 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     status, cuts, spent, line = solved.status, solved.cuts, solved.spent, solved.line
     asked = TurnQuestion(w, status, cuts + first_cuts, spent + first_spent, line, method=method, lp_bound=lp,
                          split_k=split_k, split_lp=split_lp, hint=solved.hint, line_mip=first_notes,
-                         line_mip_cuts=first_cuts)
+                         line_mip_cuts=first_cuts, stage_pending=solved.deferred)
     if status != "unknown" or hint_params is None or six_stars_everywhere not in rules:
         return asked
     if not line_first:  # HiGHS's lines now (with line_mip_first they were asked before the split)
-        found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params)
+        found, notes, more, more_cuts = mip_win(setup, tuple(rolls)[:w], solver, options, rules, hint_params,
+                                                refuted=refuted)
         asked = replace(asked, status="won" if found is not None else "unknown", line=found, cuts=asked.cuts + more_cuts,
                         deterministic_time=asked.deterministic_time + more, line_mip=notes, line_mip_cuts=more_cuts)
         if found is not None:
             return asked
     if not extras_cases:
         return asked
-    return settle_by_cases(setup, rolls, asked, options, rules, hint_params)
+    settled = settle_by_cases(setup, rolls, asked, options, rules, hint_params, refuted)
+    return finish_deferred(setup, rolls, settled, options, rules, solver, hint_params)
+
+
+def finish_deferred(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
+                    rules: Sequence[Rule], solver: cp_model.CpSolver, params: dict[str, Any]) -> TurnQuestion:
+    """A question whose CP-SAT stage is still to be asked (`stage_pending`: its proof by cases
+    came first) and that the proof left unknown: that solve now, on the split's region, as the
+    stage would have asked it (`region_solve`; `solver` with the question's parameters). Its win
+    or proof decides the question, as it would have in the stage. Other questions are returned
+    as they are."""
+    if not q.stage_pending or q.status != "unknown":
+        return q
+    region = split_region(options, q.split_k) if q.split_k is not None else options
+    hint, status, cuts, spent, line = region_solve(setup, tuple(rolls)[:q.turn], region, rules, solver, params, True)
+    return replace(q, status=status, line=line, hint=hint, cuts=q.cuts + cuts,
+                   deterministic_time=q.deterministic_time + spent, stage_pending=False)
 
 
 def settle_by_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
-                    rules: Sequence[Rule], params: dict[str, Any]) -> TurnQuestion:
+                    rules: Sequence[Rule], params: dict[str, Any], refuted: RefutedCases | None = None) -> TurnQuestion:
     """An unknown question asked once more as a proof by cases (`cases_of`); other questions are
     returned as they are."""
     if q.status != "unknown":
         return q
-    return with_cases(q, cases_of(setup, rolls, q.turn, q.split_k, options, rules, params))
+    return with_cases(q, cases_of(setup, rolls, q.turn, q.split_k, options, rules, params, refuted=refuted))
 
 
 def cases_of(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, split_k: int | None, options: ModelOptions,
-             rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None) -> ExtrasCases | None:
+             rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None,
+             refuted: RefutedCases | None = None) -> ExtrasCases | None:
     """The proof by cases (`refute_extras_cases`) of "won at turn w?", in the extras split's
     region when the question had one (`split_k`). `task`: run as a speculative solve (the cases
-    ahead: `solve_chapter2`, `ask_turn`'s `cases_early`; its `cancel` stops it)."""
+    ahead: `solve_chapter2`, `ask_turn`'s `cases_early`; its `cancel` stops it); `refuted`: told
+    of each case as it is refuted (`RefutedCases`)."""
     if split_k is not None:
         options = split_region(options, split_k)
-    return refute_extras_cases(setup, tuple(rolls)[:w], options, rules, params, task)
+    return refute_extras_cases(setup, tuple(rolls)[:w], options, rules, params, task, refuted)
 
 
 def with_cases(q: TurnQuestion, cases: ExtrasCases | None) -> TurnQuestion:
@@ -707,6 +755,48 @@ def with_cases(q: TurnQuestion, cases: ExtrasCases | None) -> TurnQuestion:
     return replace(q, status="impossible" if cases.refuted else "unknown",
                    method="extras-cases" if cases.refuted else q.method,
                    deterministic_time=q.deterministic_time + cases.deterministic_time, extras_cases=cases)
+
+
+class RefutedCases:
+    """The extras cases (turn count, 3-pumpkin activations per realm) the proof by cases has
+    refuted so far in one solve: no line of such a case wins at that turn count. HiGHS's line
+    search (`mip_win`) skips a case region found here, and a search running in one is stopped
+    the moment its case is refuted (`watch`). A line finder's time only: a refuted case holds no
+    win, so skipping it never loses one (each region's completions have their own limit, so the
+    other regions are asked exactly as they would be). Thread-safe: the cases run on the spare
+    core while the lines run in the asking thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._refuted: set[tuple[int, tuple[int, ...]]] = set()
+        self._stops: dict[tuple[int, tuple[int, ...]], list[Callable[[], None]]] = {}
+
+    def add(self, w: int, counts: Sequence[int]) -> None:
+        """Case `counts` at turn count `w` is refuted: stop the searches watching it."""
+        key = (w, tuple(counts))
+        with self._lock:
+            self._refuted.add(key)
+            stops = self._stops.pop(key, [])
+        for stop in stops:
+            stop()
+
+    def refuted(self, w: int, counts: Sequence[int]) -> bool:
+        with self._lock:
+            return (w, tuple(counts)) in self._refuted
+
+    def watch(self, w: int, counts: Sequence[int], stop: Callable[[], None]) -> None:
+        """Call `stop` when case `counts` at `w` is refuted (at once if it already is)."""
+        key = (w, tuple(counts))
+        with self._lock:
+            if key not in self._refuted:
+                self._stops.setdefault(key, []).append(stop)
+                return
+        stop()
+
+    def unwatch(self, w: int, counts: Sequence[int]) -> None:
+        """The search of case `counts` at `w` has ended: its stops are dropped."""
+        with self._lock:
+            self._stops.pop((w, tuple(counts)), None)
 
 
 class CasesEarly:
@@ -740,13 +830,16 @@ class CasesEarly:
 
 def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
                   options: ModelOptions, params: dict[str, Any], say: Callable[[str], None],
-                  ahead: Speculation | None = None) -> bool:
+                  ahead: Speculation | None = None, solver: cp_model.CpSolver | None = None) -> bool:
     """The ladder's second pass: its unknown questions (below the win, if one was found), fewest
     turns first, each asked as a proof by cases (`settle_by_cases`), in place; it stops at the
     first one not proven, since the answer needs them all. Why after the first pass: the cases
     can take minutes, and the turn counts worth proving are known only once the win is found.
     `ahead`: the first unknown question's cases, already started on a spare core (`cases_ahead`),
-    taken for it. Returns whether every question is now decided."""
+    taken for it. A question whose CP-SAT stage is still to be asked (`stage_pending`) and that
+    the cases leave unknown asks it now (`finish_deferred`, on `solver`): a win found there is
+    the answer's (the fewest turns: every smaller count is proven impossible), and the questions
+    after it are dropped. Returns whether every question is now decided."""
     for i, q in enumerate(questions):
         if q.status != "unknown":
             continue
@@ -758,6 +851,15 @@ def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: 
         if settled.extras_cases is not None:
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {q.turn}? {settled.status} by cases "
                 f"({settled.extras_cases.note()}; {settled.extras_cases.deterministic_time:.2f} det-s)")
+        if settled.stage_pending and settled.status == "unknown":
+            assert solver is not None, "a pending CP-SAT stage needs the question's solver"
+            before = settled.deterministic_time
+            settled = questions[i] = finish_deferred(setup, rolls, settled, options, CHAPTER2_RULES, solver, params)
+            say(f"chapter 2 {','.join(setup.realms)}: won at turn {q.turn}? {settled.status} by CP-SAT after the cases "
+                f"({settled.deterministic_time - before:.2f} det-s)")
+            if settled.status == "won":
+                del questions[i + 1:]
+                return True
         if settled.status != "impossible":
             return False
     return True
@@ -794,21 +896,23 @@ def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
 
 
 def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.CpSolver, options: ModelOptions,
-            rules: Sequence[Rule], params: dict[str, Any],
-            task: Speculation | None = None) -> tuple[Chapter2Line | None, str | None, float, int]:
+            rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None,
+            refuted: RefutedCases | None = None) -> tuple[Chapter2Line | None, str | None, float, int]:
     """A win at turn len(rolls) found by HiGHS's MIP and completed by CP-SAT (a line finder, never
     a proof), asked first (`line_mip_first`) or when CP-SAT left the question unknown: for each
     model of `_line_regions` (the lines with at most k 3-pumpkin activations, k in
     `line_mip_regions`, or with `line_mip_cases` their count cases), HiGHS's first solution
     (round.toml's `line_mip_max_nodes` nodes and `line_mip_max_checks` root checks at most, its
     work limits; `line_mip_seconds`, a last wall-clock guard whose firing drops what it found)
-    becomes CP-SAT's hint in that model, and CP-SAT solves,
-    orders and cuts as ever, at most `line_mip_deterministic_time` for all its completions
-    together (more cases must not spend more). HiGHS's MIP per case: each of `line_mip_exactness`
-    in turn (e.g. [["caps", "ors"], ["caps"]]: `mip_hint.exact_rows`'s caps and ORs made
-    exact, or the caps alone), the next only when the last gave a solution CP-SAT did not complete within
-    its limit (its first solutions differ, and which one CP-SAT completes is partly luck:
-    docs/campaign-chapter2.md); the next is asked of a fresh model of the case, without that
+    becomes CP-SAT's hint in that model, and CP-SAT solves, orders and cuts as ever, each
+    completion at most `line_mip_case_deterministic_time` (when it is 0: at most
+    `line_mip_deterministic_time` for all its completions together; with a limit per completion,
+    the models × variants bound the whole, and no region's limit depends on what the others
+    spent, so skipping a refuted one changes nothing for the rest). HiGHS's MIP per case: each of
+    `line_mip_exactness` in turn (e.g. [["caps", "ors"], ["caps"]]: `mip_hint.exact_rows`'s caps
+    and ORs made exact, or the caps alone), the next only when the last gave a solution CP-SAT
+    did not complete within its limit (its first solutions differ, and which one CP-SAT completes
+    is partly luck: docs/campaign-chapter2.md); the next is asked of a fresh model of the case, without that
     completion's cuts (with them, bench seed 0's W 11 caps-alone MIP ran to its node limit; fresh,
     it is a win: docs/campaign-chapter2.md).
     Returns (the line, HiGHS's statuses per model,
@@ -822,40 +926,59 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
 
     `task`: run as a speculative solve (`ask_turn`'s `line_beside_lp`): HiGHS and `solver` are
     registered with it so that its `cancel` stops them, and no further model is asked once it is
-    cancelled."""
+    cancelled. `refuted`: the cases the proof by cases has refuted so far (running beside): a case
+    model found there is skipped, and HiGHS is stopped when its case is refuted while it runs
+    (noted "refuted by the cases"; such a case holds no win)."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
         return None, None, 0.0, 0
     win = stars_to_win(setup)
-    budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all
-    per_case = float(params.get("line_mip_case_deterministic_time", 0) or 0)  # ... and each (0: no cap)
+    budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all ...
+    per_case = float(params.get("line_mip_case_deterministic_time", 0) or 0)  # ... or each (0: the budget)
     notes: list[str] = []
     spent, cuts = 0.0, 0
     if task is not None:
         task.solver(solver)
+    w = len(rolls)
     variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
-    for label, build in _line_regions(setup, rolls, options, rules, params):
+    for label, counts, build in _line_regions(setup, rolls, options, rules, params):
         for n, exact in enumerate(variants):
             if task is not None and task.cancelled.is_set():
                 return None, "; ".join(notes) or None, spent, cuts
+            if refuted is not None and counts is not None and refuted.refuted(w, counts):
+                notes.append(f"{label}: refuted by the cases")
+                break
             rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
-            found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
-                              **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
-                              stop_with=task.stoppable if task is not None else None)
+
+            def stop_with(stop: Callable[[], None], counts: tuple[int, ...] | None = counts) -> None:
+                if task is not None:
+                    task.stoppable(stop)
+                if refuted is not None and counts is not None:
+                    refuted.watch(w, counts, stop)
+
+            try:
+                found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
+                                  **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
+                                  stop_with=stop_with if task is not None or refuted is not None else None)
+            finally:
+                if refuted is not None and counts is not None:
+                    refuted.unwatch(w, counts)
             if found is None:
                 break
             again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
+            if refuted is not None and counts is not None and refuted.refuted(w, counts):
+                notes.append(f"{label}{again}: refuted by the cases")
+                break  # (HiGHS stopped, or its solution is of a case without a win)
             notes.append(f"{label}{again}: {found.status}")
             if found.usable is None or (task is not None and task.cancelled.is_set()):
                 break  # (no solution: the next variant is not asked)
             hint_values(rm.model, found.usable)
-            status, more_cuts, used, line = solve_ordered(rm, setup, solver,
-                                                          min(budget - spent, per_case) if per_case else budget - spent)
+            status, more_cuts, used, line = solve_ordered(rm, setup, solver, per_case if per_case else budget - spent)
             spent += used
             cuts += more_cuts
             if line is not None:
                 return line, "; ".join(notes), spent, cuts
-            if spent >= budget:
+            if not per_case and spent >= budget:
                 notes.append("CP-SAT's budget spent")
                 return None, "; ".join(notes), spent, cuts
             if status == "impossible":
@@ -864,12 +987,12 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
 
 
 def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
-                  params: dict[str, Any]) -> Iterator[tuple[str, Callable[[], RoundModel]]]:
+                  params: dict[str, Any]) -> Iterator[tuple[str, tuple[int, ...] | None, Callable[[], RoundModel]]]:
     """`mip_win`'s models, in order: for each k of `line_mip_regions` (never above the region in
     `options`, each k once), the lines with at most k 3-pumpkin activations ("<= k"), or with
     `line_mip_cases` the lines with exactly c_r of them in realm r for each count vector of sum k
-    ("= 1,0,0"; together the same lines as the regions, in smaller MIPs). Each with a function
-    that builds it afresh (one model per call)."""
+    ("= 1,0,0"; together the same lines as the regions, in smaller MIPs). Each with its counts
+    (None for a region "<= k") and a function that builds it afresh (one model per call)."""
     asked: set[int] = set()
     cases = bool(params.get("line_mip_cases", False))
     for k in params.get("line_mip_regions", [0]):
@@ -878,14 +1001,15 @@ def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: Mo
             continue
         asked.add(most)
         if not cases:
-            yield f"<= {most}", lambda most=most: build_chapter2(setup, rolls, replace(options, max_total_extras=most),
-                                                                 rules)
+            yield f"<= {most}", None, lambda most=most: build_chapter2(
+                setup, rolls, replace(options, max_total_extras=most), rules)
             continue
         low = max((a for a in asked if a < most), default=-1)  # the counts of smaller sums were asked already
         for counts in extras_counts(len(setup.realms), most):
             if sum(counts) <= low:
                 continue
-            yield "= " + ",".join(map(str, counts)), lambda counts=counts: case_model(setup, rolls, options, rules, counts)
+            yield "= " + ",".join(map(str, counts)), counts, lambda counts=counts: case_model(
+                setup, rolls, options, rules, counts)
 
 
 def case_model(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
@@ -1047,8 +1171,8 @@ def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: Mod
 
 
 def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
-                        rules: Sequence[Rule], params: dict[str, Any],
-                        task: Speculation | None = None) -> ExtrasCases | None:
+                        rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None,
+                        refuted_cases: RefutedCases | None = None) -> ExtrasCases | None:
     """"No win at turn len(rolls)", proven case by case on where the 3-pumpkin activations are:
     for every count vector c (c_r activations with the 3-pumpkin power in realm r, sum c at most
     the proven bound cap // 3 of `pumpkins_spent_within_limit`, or the extras split's region in
@@ -1067,7 +1191,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     (solver/speculate.py, each case on a solver of its own); answers are taken in order and the
     cases past the stop cancelled, so the answer is the one asked a case at a time. `task`: the
     whole proof run as a speculative solve (`settle_by_cases`); its `cancel` stops the case in
-    this thread, and the cases beside it are cancelled as ever when this returns."""
+    this thread, and the cases beside it are cancelled as ever when this returns. `refuted_cases`:
+    each case refuted is added to it at once (HiGHS's lines beside skip or stop that case's region)."""
     limit = float(params.get("extras_case_deterministic_time", 0) or 0)
     if limit <= 0 or six_stars_everywhere not in rules:
         return None
@@ -1098,6 +1223,12 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     def answer(refuted: bool) -> ExtrasCases:
         return ExtrasCases(refuted, tuple(done), setup.realms, most, limit, effective_params(shown))
 
+    def told(case: ExtrasCase) -> ExtrasCase:
+        """A refuted case, added to `refuted_cases` (the lines beside need not search it)."""
+        if refuted_cases is not None:
+            refuted_cases.add(len(rolls), case.counts)
+        return case
+
     def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
         """One case, on a solver of its own (the cases do not depend on each other): each of
         `tries` (rules, limit) in turn until one refutes it; then, with `turn_limit`, split on the
@@ -1110,7 +1241,7 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
                                               None, task)
             spent += used
             if refuted:
-                return ExtrasCase(counts, True, bound, spent)
+                return told(ExtrasCase(counts, True, bound, spent))
         if turn_limit <= 0 or sum(counts) == 0:
             return ExtrasCase(counts, False, bound, spent)
         by_turn: list[tuple[int, float | None, float]] = []
@@ -1123,8 +1254,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
             by_turn.append((first_turn + 1, sub_bound, used))
             if not refuted:
                 return ExtrasCase(counts, False, bound, spent, tuple(by_turn))
-        return ExtrasCase(counts, True, max((b for _, b, _ in by_turn if b is not None), default=None), spent,
-                          tuple(by_turn))
+        return told(ExtrasCase(counts, True, max((b for _, b, _ in by_turn if b is not None), default=None), spent,
+                               tuple(by_turn)))
 
     # with a spare core the next case is solved beside the current one (`extras_cases_beside`): the
     # answers are taken in the order above and the ones past the stop are cancelled, so the answer
@@ -1238,6 +1369,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     planned = list(turns if turns is not None else range(1, most + 1))
     lp_live = True
     ahead: Speculation | None = None
+    refuted = RefutedCases()  # (the cases refuted on the spare core, for the lines beside them)
     if turns is None:
         result.questions.extend(prefix_questions(setup, rolls, most, params, options))
         if result.questions:
@@ -1255,7 +1387,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             try:
                 q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None,
                              hint_params=params, extras_cases=False, line_beside_lp=beside_lp,
-                             cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver), cases_early=early)
+                             cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver), cases_early=early,
+                             refuted=refuted)
             except BaseException:
                 if early is not None:
                     early.adopt(False)
@@ -1268,13 +1401,18 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
                 f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
             if ahead is None and q.status == "unknown" and cases_ahead(params, solver):
                 ahead = Speculation(("cases", w), lambda task, q=q: cases_of(setup, rolls, q.turn, q.split_k, options,
-                                                                            CHAPTER2_RULES, params, task))
+                                                                            CHAPTER2_RULES, params, task, refuted))
             if q.status == "won":
                 assert q.line is not None
                 result.line = q.line
                 result.verdict = _checked(setup, rolls, q.line)
                 break
-        settle_ladder(setup, rolls, result.questions, options, params, say, ahead)
+        settle_ladder(setup, rolls, result.questions, options, params, say, ahead, solver)
+        last = result.questions[-1] if result.questions else None
+        if last is not None and last.status == "won" and last.line is not result.line:
+            assert last.line is not None  # (a win found by the second pass: `finish_deferred`)
+            result.line = last.line
+            result.verdict = _checked(setup, rolls, last.line)
     finally:
         if ahead is not None:
             ahead.cancel()  # (nothing to stop once taken)
@@ -1453,7 +1591,7 @@ def choose_setup(fleet: Sequence[str], drawn: str | Sequence[str], rolls: Sequen
     # setup left undecided, since the fleet's answer is then unknown whatever the others give
     for c in sorted(live, key=lambda c: c.answer is None or c.answer.line is None):
         assert c.answer is not None
-        if not settle_ladder(c.answer.setup, rolls, c.answer.questions, options, params, say):
+        if not settle_ladder(c.answer.setup, rolls, c.answer.questions, options, params, say, solver=solver):
             break
     for c in cands:
         a = c.answer
