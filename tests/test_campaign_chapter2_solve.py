@@ -1402,6 +1402,53 @@ def test_stage_after_the_cases_gives_the_same_answer(monkeypatch) -> None:
     assert answers[0] == answers[1]
 
 
+def test_cases_chain_gives_the_same_answer(monkeypatch) -> None:
+    """`extras_cases_chain`: the first unknown turn count's cases, refuted while the first pass
+    runs, are taken at the next turn count, and that one's stage and cases run on the spare core
+    (here turn 2's, beside its lines) instead of in the second pass; the answer is the one without
+    the chain (every question, case and deterministic time). Turns 1 and 2 are made unknown (no LP,
+    CP-SAT stubbed) so that both need their cases."""
+    import threading
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
+    where: dict[int, str] = {}
+    done: dict[int, threading.Event] = {1: threading.Event(), 2: threading.Event()}
+
+    def solve(rm, setup, solver, budget):
+        return ("unknown", 0, 0.0, None) if rm.game.turns < 3 else real_solve(rm, setup, solver, budget)
+
+    def cases(setup, rolls, *a, **k):
+        where[len(rolls)] = threading.current_thread().name
+        answer = real_cases(setup, rolls, *a, **k)
+        done[len(rolls)].set()
+        return answer
+
+    def progress(msg: str) -> None:
+        if "won at turn 1? unknown" in msg:  # the first pass goes on once turn 1's cases are done
+            assert done[1].wait(timeout=60)
+
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    monkeypatch.setattr(cs, "refute_extras_cases", cases)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    answers = []
+    for chain in (False, True):
+        where.clear()
+        for event in done.values():
+            event.clear()
+        params = {**cs.load_params("target"), "lp_deterministic_time": 0, "extras_cases_ahead": True,
+                  "extras_cases_early": True, "extras_cases_chain": chain}
+        monkeypatch.setattr(cs, "load_params", lambda section, params=params: params)
+        res = solve_chapter2(setup, ((5, 4), (4, 3), (4, 3)), time_limit=20, progress=progress)
+        assert res.status == "won" and res.turn == 3 and res.proven_impossible == [1, 2]
+        answers.append([(q.turn, q.status, q.method, round(q.deterministic_time, 6),
+                         q.extras_cases.as_json() if q.extras_cases is not None else None) for q in res.questions])
+        assert where[1] == "speculative-solve"
+        assert (where[2] == "speculative-solve") == chain  # without the chain: the second pass, this thread
+    assert answers[0] == answers[1]
+
+
 def test_refuted_cases_stop_the_lines_of_their_case(monkeypatch) -> None:
     """`RefutedCases`: HiGHS's line search (`mip_win`) skips a case region the proof by cases has
     refuted, and a search running in a case is stopped when that case is refuted (noted "refuted

@@ -830,20 +830,24 @@ class CasesEarly:
 
 def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: list[TurnQuestion],
                   options: ModelOptions, params: dict[str, Any], say: Callable[[str], None],
-                  ahead: Speculation | None = None, solver: cp_model.CpSolver | None = None) -> bool:
+                  ahead: Speculation | None = None, solver: cp_model.CpSolver | None = None,
+                  taken: dict[int, "ExtrasCases | None"] | None = None) -> bool:
     """The ladder's second pass: its unknown questions (below the win, if one was found), fewest
     turns first, each asked as a proof by cases (`settle_by_cases`), in place; it stops at the
     first one not proven, since the answer needs them all. Why after the first pass: the cases
     can take minutes, and the turn counts worth proving are known only once the win is found.
     `ahead`: the first unknown question's cases, already started on a spare core (`cases_ahead`),
-    taken for it. A question whose CP-SAT stage is still to be asked (`stage_pending`) and that
+    taken for it; `taken`: proofs the first pass already took, by turn count (`cases_chain`). A
+    question whose CP-SAT stage is still to be asked (`stage_pending`) and that
     the cases leave unknown asks it now (`finish_deferred`, on `solver`): a win found there is
     the answer's (the fewest turns: every smaller count is proven impossible), and the questions
     after it are dropped. Returns whether every question is now decided."""
     for i, q in enumerate(questions):
         if q.status != "unknown":
             continue
-        if ahead is not None and ahead.key == ("cases", q.turn) and not ahead.taken:
+        if taken is not None and q.turn in taken:
+            settled = with_cases(q, taken[q.turn])
+        elif ahead is not None and ahead.key == ("cases", q.turn) and not ahead.taken:
             settled = with_cases(q, ahead.take(ahead.key))
         else:
             settled = settle_by_cases(setup, rolls, q, options, CHAPTER2_RULES, params)
@@ -1327,6 +1331,36 @@ def cases_early(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     return cases_ahead(params, solver) and bool(params.get("extras_cases_early"))
 
 
+def cases_chain(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
+    """Once the proof by cases running ahead has ended during the first pass, take it, and when it
+    refuted its question start the next unknown question's proof on the spare core (or, none
+    being unknown yet, leave the core to the next question's stage and early cases)? round.toml
+    `extras_cases_chain`, with `cases_ahead`'s conditions. Why: on bench seed 0 the W 8 cases were
+    refuted at 22 s and the spare core then idled until the win at 538 s, while W 9's cases
+    (260 det-s) waited for the second pass. A time choice: the second pass would ask the same
+    proofs in the same order, and stops at the first one not refuted, as the chain does."""
+    return cases_ahead(params, solver) and bool(params.get("extras_cases_chain"))
+
+
+def next_cases_ahead(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: Sequence[TurnQuestion],
+                     ahead: Speculation, taken: dict[int, "ExtrasCases | None"], options: ModelOptions,
+                     params: dict[str, Any], refuted: RefutedCases | None) -> tuple[Speculation | None, bool]:
+    """`cases_chain`'s step, `ahead` having ended: its answer goes to `taken` (the second pass uses
+    it), and when it refuted its question the next unknown question's proof is started ahead.
+    Returns (the proof now running ahead, or None; whether the spare core is free for the next
+    question's stage: not once a proof failed, since the second pass stops there)."""
+    turn = int(ahead.key[1])
+    answer = ahead.take(ahead.key)
+    taken[turn] = answer
+    if answer is None or not answer.refuted:
+        return None, False
+    q = next((q for q in questions if q.status == "unknown" and q.turn not in taken), None)
+    if q is None:
+        return None, True
+    return Speculation(("cases", q.turn), lambda task: cases_of(setup, rolls, q.turn, q.split_k, options,
+                                                                 CHAPTER2_RULES, params, task, refuted)), True
+
+
 def _on_spare_core(params: dict[str, Any], setting: str, solver: cp_model.CpSolver) -> bool:
     """A speculative stage's switch: the round.toml setting on, one CP-SAT worker, a second core."""
     return bool(params.get(setting)) and solver.parameters.num_workers <= 1 and spare_core()
@@ -1358,7 +1392,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     `total_limit` stops asking once the questions together used that much (benchmarks; the later
     W are then not asked and the answer is unknown; the second pass, `settle_ladder`, is not
     counted against it). `turns` restricts the W asked (tests). With `cases_ahead`, the first
-    unknown W's proof by cases starts on the spare core as soon as it is unknown."""
+    unknown W's proof by cases starts on the spare core as soon as it is unknown; with
+    `cases_chain`, the next unknown W's once that one is refuted."""
     rolls = tuple(tuple(r) for r in rolls)  # type: ignore[misc]
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
@@ -1376,18 +1411,24 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             q = result.questions[-1]
             say(f"chapter 2 {','.join(setup.realms)}: won by turn {q.turn}? impossible (the prefix LP bound "
                 f"{float(q.lp_bound.bound):.2f}; every turn count 1-{q.turn} answered at once)")  # type: ignore[union-attr]
+    taken: dict[int, ExtrasCases | None] = {}  # proofs by cases taken during the first pass (`cases_chain`)
+    spare_free = True  # no proof by cases runs ahead, and none is worth starting (the chain not broken)
     try:  # (the cases ahead, if started, are stopped however this ends)
         for w in planned:
             if any(q.turn == w for q in result.questions):
                 continue
             if total_limit is not None and result.deterministic_time >= total_limit:
                 break
+            if ahead is not None and ahead.done() and cases_chain(params, solver):
+                ahead, spare_free = next_cases_ahead(setup, rolls, result.questions, ahead, taken, options, params,
+                                                     refuted)
             beside_lp = lp_live and lines_beside_lp(setup, result.questions, params, solver)
-            early = CasesEarly() if ahead is None and cases_early(params, solver) else None
+            free = ahead is None and spare_free
+            early = CasesEarly() if free and cases_early(params, solver) else None
             try:
                 q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None,
                              hint_params=params, extras_cases=False, line_beside_lp=beside_lp,
-                             cp_sat_beside_lines=ahead is None and cp_sat_beside(params, solver), cases_early=early,
+                             cp_sat_beside_lines=free and cp_sat_beside(params, solver), cases_early=early,
                              refuted=refuted)
             except BaseException:
                 if early is not None:
@@ -1399,7 +1440,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             result.questions.append(q)
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
                 f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
-            if ahead is None and q.status == "unknown" and cases_ahead(params, solver):
+            if ahead is None and spare_free and q.status == "unknown" and cases_ahead(params, solver):
                 ahead = Speculation(("cases", w), lambda task, q=q: cases_of(setup, rolls, q.turn, q.split_k, options,
                                                                             CHAPTER2_RULES, params, task, refuted))
             if q.status == "won":
@@ -1407,7 +1448,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
                 result.line = q.line
                 result.verdict = _checked(setup, rolls, q.line)
                 break
-        settle_ladder(setup, rolls, result.questions, options, params, say, ahead, solver)
+        settle_ladder(setup, rolls, result.questions, options, params, say, ahead, solver, taken)
         last = result.questions[-1] if result.questions else None
         if last is not None and last.status == "won" and last.line is not result.line:
             assert last.line is not None  # (a win found by the second pass: `finish_deferred`)
