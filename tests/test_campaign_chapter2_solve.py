@@ -1246,6 +1246,14 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
     assert "extras cases: all" in "\n".join(cs.answer_lines(res))
 
 
+def _cp_sat_unknown_at(monkeypatch, turns: set[int]) -> None:
+    """CP-SAT's solves (`solve_ordered`) of the models of these turn counts stubbed to end unknown
+    (no det-s), so that those questions need their proof by cases; the others solve as ever."""
+    real = cs.solve_ordered
+    monkeypatch.setattr(cs, "solve_ordered", lambda rm, setup, solver, budget: ("unknown", 0, 0.0, None)
+                        if rm.game.turns in turns else real(rm, setup, solver, budget))
+
+
 def _won_at_3_with(monkeypatch, setup: Chapter2, settings: dict) -> list[tuple]:
     """The short instance of the ladder tests solved with these round.toml settings: won at 3,
     turns 1-2 proven impossible; every question as the speculative stages must leave it (turn,
@@ -1267,17 +1275,14 @@ def test_cases_ahead_give_the_same_answer(monkeypatch) -> None:
 
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     monkeypatch.setattr(cs, "spare_core", lambda: True)
-    real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
+    real_cases = cs.refute_extras_cases
     where: list[tuple[int, str]] = []
-
-    def solve(rm, setup, solver, budget):
-        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
 
     def cases(setup, rolls, *a):
         where.append((len(rolls), threading.current_thread().name))
         return real_cases(setup, rolls, *a)
 
-    monkeypatch.setattr(cs, "solve_ordered", solve)
+    _cp_sat_unknown_at(monkeypatch, {2})
     monkeypatch.setattr(cs, "refute_extras_cases", cases)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     answers = []
@@ -1297,18 +1302,15 @@ def test_cases_start_early_beside_the_lines(monkeypatch) -> None:
 
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     monkeypatch.setattr(cs, "spare_core", lambda: True)
-    real_solve, real_mip_win, real_cases_of = cs.solve_ordered, cs.mip_win, cs.cases_of
+    real_mip_win, real_cases_of = cs.mip_win, cs.cases_of
     started = threading.Event()
     early_seen: list[bool] = []
-
-    def solve(rm, setup, solver, budget):
-        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
 
     def cases_of(setup, rolls, w, *a, **k):
         started.set()
         return real_cases_of(setup, rolls, w, *a, **k)
 
-    monkeypatch.setattr(cs, "solve_ordered", solve)
+    _cp_sat_unknown_at(monkeypatch, {2})
     monkeypatch.setattr(cs, "cases_of", cases_of)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     answers = []
@@ -1373,17 +1375,10 @@ def test_stage_after_the_cases_gives_the_same_answer(monkeypatch) -> None:
     monkeypatch.setattr(cs, "mip_win", lambda *a, **k: (None, "stubbed", 0.0, 0))
     real_region_solve = cs.region_solve
     order: list[tuple[str, int]] = []
-
-    def region_solve(setup, rolls, *a, **k):
-        order.append(("stage", len(rolls)))
-        return real_region_solve(setup, rolls, *a, **k)
-
-    def cases_of(setup, rolls, w, *a, **k):
-        order.append(("cases", w))
-        return None  # (not asked: the question stays unknown)
-
-    monkeypatch.setattr(cs, "region_solve", region_solve)
-    monkeypatch.setattr(cs, "cases_of", cases_of)
+    monkeypatch.setattr(cs, "region_solve", lambda setup, rolls, *a, **k: order.append(("stage", len(rolls)))
+                        or real_region_solve(setup, rolls, *a, **k))
+    # the cases return None ("not asked"): the question stays unknown
+    monkeypatch.setattr(cs, "cases_of", lambda setup, rolls, w, *a, **k: order.append(("cases", w)))
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     answers = []
     for before in (False, True):
@@ -1412,12 +1407,9 @@ def test_cases_chain_gives_the_same_answer(monkeypatch) -> None:
 
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     monkeypatch.setattr(cs, "spare_core", lambda: True)
-    real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
+    real_cases = cs.refute_extras_cases
     where: dict[int, str] = {}
     done: dict[int, threading.Event] = {1: threading.Event(), 2: threading.Event()}
-
-    def solve(rm, setup, solver, budget):
-        return ("unknown", 0, 0.0, None) if rm.game.turns < 3 else real_solve(rm, setup, solver, budget)
 
     def cases(setup, rolls, *a, **k):
         where[len(rolls)] = threading.current_thread().name
@@ -1429,7 +1421,7 @@ def test_cases_chain_gives_the_same_answer(monkeypatch) -> None:
         if "won at turn 1? unknown" in msg:  # the first pass goes on once turn 1's cases are done
             assert done[1].wait(timeout=60)
 
-    monkeypatch.setattr(cs, "solve_ordered", solve)
+    _cp_sat_unknown_at(monkeypatch, {1, 2})
     monkeypatch.setattr(cs, "refute_extras_cases", cases)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     answers = []
