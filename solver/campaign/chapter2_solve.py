@@ -628,9 +628,9 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     it as its cases ahead when the question ends unknown (`solve_chapter2`), and cancels it when
     the lines win. A time choice: the proof is the one the second pass asks first. With
     `extras_cases_before_stage` too, the stage's CP-SAT solve is left for later: the proof starts
-    right after the split's LPs, and the question (unknown, `stage_deferred`) asks that solve only
+    right after the split's LPs, and the question (unknown, `stage_pending`) asks that solve only
     when the proof does not refute it (`finish_deferred`, from `settle_ladder`): the same answer,
-    since a refuted question holds no win for the solve to find (`stage_pending` until then).
+    since a refuted question holds no win for the solve to find.
 
     `refuted`: the cases the proof by cases refutes, as it refutes them (`RefutedCases`): HiGHS's
     lines skip or stop a case region found there."""
