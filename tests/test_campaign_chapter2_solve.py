@@ -1441,6 +1441,34 @@ def test_cases_chain_gives_the_same_answer(monkeypatch) -> None:
     assert answers[0] == answers[1]
 
 
+def test_a_cancelled_proof_by_cases_cancels_the_cases_beside(monkeypatch) -> None:
+    """A proof by cases run as a speculative task (the early cases of a question the lines then
+    win) and cancelled stops the cases it runs beside (`extras_cases_beside`) too: its thread
+    waits for one of them, which would otherwise run on to its limit, its answer dropped."""
+    import threading
+    from solver.speculate import Speculation
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    started = threading.Semaphore(0)
+    stopped: list[bool] = []
+
+    def case_bound(setup, rolls, options, rules, counts, limit, params, lb_tree, first_turn=None, task=None):
+        started.release()
+        stopped.append(task is not None and task.cancelled.wait(timeout=20))
+        return True, 0.0, 0.0
+
+    monkeypatch.setattr(cs, "case_bound", case_bound)
+    params = {**cs.load_params("target"), "extras_cases_beside": True}
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    proof = Speculation(("cases", 2), lambda task: cs.refute_extras_cases(
+        setup, ((5, 4), (4, 3)), ModelOptions(), CHAPTER2_RULES, params, task))
+    assert started.acquire(timeout=30) and started.acquire(timeout=30)  # cases 1 and 2 both running beside
+    t0 = time.perf_counter()
+    proof.cancel()
+    assert time.perf_counter() - t0 < 10 and stopped == [True, True]
+
+
 def test_refuted_cases_stop_the_lines_of_their_case(monkeypatch) -> None:
     """`RefutedCases`: HiGHS's line search (`mip_win`) skips a case region the proof by cases has
     refuted, and a search running in a case is stopped when that case is refuted (noted "refuted

@@ -1267,11 +1267,25 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     beside = bool(params.get("extras_cases_beside")) and spare_core()
     cases = extras_counts(len(setup.realms), most)
     running: dict[int, Speculation] = {}
+    # every case started beside, so that cancelling the whole proof (`task`, e.g. the early cases
+    # of a question the lines won) cancels them too: this thread may be waiting for one of them
+    # (`take`), which alone would run on to its limit, its answer dropped (measured: bench seed 2's
+    # early cases burned a core for minutes after its win)
+    started: list[Speculation] = []
 
     def start(i: int) -> None:
         if beside and i < len(cases) and i not in running:
-            running[i] = Speculation(("case", i), lambda task, c=cases[i]: one_case(c, task))
+            running[i] = Speculation(("case", i), lambda case_task, c=cases[i]: one_case(c, case_task))
+            started.append(running[i])
+            if task is not None and task.cancelled.is_set():
+                running[i].cancel(wait=False)  # (cancelled after `stop_beside` looked at `started`)
 
+    def stop_beside() -> None:
+        for case_task in list(started):
+            case_task.cancel(wait=False)
+
+    if task is not None and beside:
+        task.stoppable(stop_beside)
     try:
         for i, counts in enumerate(cases):
             if budget and sum(c.deterministic_time for c in done) >= budget:
@@ -1286,8 +1300,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
                 return answer(False)
         return answer(True)
     finally:
-        for task in running.values():
-            task.cancel()
+        for case_task in running.values():
+            case_task.cancel()
 
 
 def lp_still_useful(q: TurnQuestion) -> bool:
