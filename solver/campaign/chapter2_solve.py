@@ -780,12 +780,17 @@ class RefutedCases:
         for stop in stops:
             stop()
 
-    def refuted(self, w: int, counts: Sequence[int]) -> bool:
+    def refuted(self, w: int, counts: Sequence[int] | None) -> bool:
+        """Is case `counts` at `w` refuted? (None, a region "<= k" of the lines: never.)"""
+        if counts is None:
+            return False
         with self._lock:
             return (w, tuple(counts)) in self._refuted
 
-    def watch(self, w: int, counts: Sequence[int], stop: Callable[[], None]) -> None:
-        """Call `stop` when case `counts` at `w` is refuted (at once if it already is)."""
+    def watch(self, w: int, counts: Sequence[int] | None, stop: Callable[[], None]) -> None:
+        """Call `stop` when case `counts` at `w` is refuted (at once if it already is; never for None)."""
+        if counts is None:
+            return
         key = (w, tuple(counts))
         with self._lock:
             if key not in self._refuted:
@@ -793,8 +798,10 @@ class RefutedCases:
                 return
         stop()
 
-    def unwatch(self, w: int, counts: Sequence[int]) -> None:
+    def unwatch(self, w: int, counts: Sequence[int] | None) -> None:
         """The search of case `counts` at `w` has ended: its stops are dropped."""
+        if counts is None:
+            return
         with self._lock:
             self._stops.pop((w, tuple(counts)), None)
 
@@ -944,12 +951,13 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     if task is not None:
         task.solver(solver)
     w = len(rolls)
+    cases = refuted if refuted is not None else RefutedCases()  # (none: nothing is refuted)
     variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
     for label, counts, build in _line_regions(setup, rolls, options, rules, params):
         for n, exact in enumerate(variants):
             if task is not None and task.cancelled.is_set():
                 return None, "; ".join(notes) or None, spent, cuts
-            if refuted is not None and counts is not None and refuted.refuted(w, counts):
+            if cases.refuted(w, counts):
                 notes.append(f"{label}: refuted by the cases")
                 break
             rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
@@ -957,20 +965,18 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             def stop_with(stop: Callable[[], None], counts: tuple[int, ...] | None = counts) -> None:
                 if task is not None:
                     task.stoppable(stop)
-                if refuted is not None and counts is not None:
-                    refuted.watch(w, counts, stop)
+                cases.watch(w, counts, stop)
 
             try:
                 found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
                                   **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
                                   stop_with=stop_with if task is not None or refuted is not None else None)
             finally:
-                if refuted is not None and counts is not None:
-                    refuted.unwatch(w, counts)
+                cases.unwatch(w, counts)
             if found is None:
                 break
             again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
-            if refuted is not None and counts is not None and refuted.refuted(w, counts):
+            if cases.refuted(w, counts):
                 notes.append(f"{label}{again}: refuted by the cases")
                 break  # (HiGHS stopped, or its solution is of a case without a win)
             notes.append(f"{label}{again}: {found.status}")
@@ -1371,8 +1377,15 @@ def next_cases_ahead(setup: Chapter2, rolls: Sequence[tuple[int, int]], question
     q = next((q for q in questions if q.status == "unknown" and q.turn not in taken), None)
     if q is None:
         return None, True
+    return proof_ahead(setup, rolls, q, options, params, refuted), True
+
+
+def proof_ahead(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
+                params: dict[str, Any], refuted: RefutedCases | None) -> Speculation:
+    """Question `q`'s proof by cases (`cases_of`) started on the spare core, keyed ("cases", turn)
+    as `settle_ladder` takes it."""
     return Speculation(("cases", q.turn), lambda task: cases_of(setup, rolls, q.turn, q.split_k, options,
-                                                                 CHAPTER2_RULES, params, task, refuted)), True
+                                                                 CHAPTER2_RULES, params, task, refuted))
 
 
 def _on_spare_core(params: dict[str, Any], setting: str, solver: cp_model.CpSolver) -> bool:
@@ -1455,8 +1468,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             say(f"chapter 2 {','.join(setup.realms)}: won at turn {w}? {q.status} "
                 f"({q.deterministic_time:.2f} det-s, {q.cuts} cut(s){lp_note(q)})")
             if ahead is None and spare_free and q.status == "unknown" and cases_ahead(params, solver):
-                ahead = Speculation(("cases", w), lambda task, q=q: cases_of(setup, rolls, q.turn, q.split_k, options,
-                                                                            CHAPTER2_RULES, params, task, refuted))
+                ahead = proof_ahead(setup, rolls, q, options, params, refuted)
             if q.status == "won":
                 assert q.line is not None
                 result.line = q.line
