@@ -93,7 +93,7 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
               objective_bound: float | None = None, exact_max: bool = False,
               first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
               max_checks: int = 0, checks_nonzeros: int = 0, exact_caps: bool = False,
-              exact_ors: bool = False) -> MipHint | None:
+              exact_ors: bool = False, root_only: bool = False) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
     `max_checks` limit checks at its root node at most, 0: no count; with `checks_nonzeros`,
     that count is for a MIP of that many nonzeros and scales as the square of the size ratio,
@@ -102,8 +102,10 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     at the first solution reaching it); `first_solution`: stop at the first solution (a
     feasibility question); `stop_with`: given HiGHS's stop call before the run (a speculative
     solve's `Speculation.stoppable`; HiGHS then checks for it in its interrupt callbacks, which
-    leave its search as it is). `exact_max` / `exact_caps` / `exact_ors`: `exact_rows`. None: the model holds a
-    constraint kind the linear form does not know."""
+    leave its search as it is). `exact_max` / `exact_caps` / `exact_ors`: `exact_rows`. `root_only`:
+    stop at the first limit check past the root node (a deterministic point of the one-thread
+    run; status "Work limit reached" when no solution was found by then; chapter 2's `mip_win`).
+    None: the model holds a constraint kind the linear form does not know."""
     t0 = time.perf_counter()
     try:
         proto = readable_proto(model)
@@ -131,15 +133,19 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
         h.HandleUserInterrupt = True
         stop_with(h.cancelSolve)
     checks = 0  # limit checks while at the root node (the tree has its node limit)
+    branched = False  # stopped at its first check past the root node (`root_only`)
 
     def count_check(event: Any) -> None:
         """HiGHS's MIP interrupt callback, called at each of its limit checks: stop at the n-th
         made at the root node."""
-        nonlocal checks
+        nonlocal checks, branched
         if event.data_out.mip_node_count == 0:
             checks += 1
             if max_checks and checks >= max_checks:
                 event.interrupt()
+        elif root_only:
+            branched = True
+            event.interrupt()
 
     h.cbMipInterrupt.subscribe(count_check)
     h.run()
@@ -148,7 +154,7 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     if info.primal_solution_status:  # a feasible MIP solution (within HiGHS's tolerances)
         values = tuple(int(round(x)) for x in h.getSolution().col_value[:len(model.proto.variables)])  # no selectors
     status = status_name(h.modelStatusToString(h.getModelStatus()), values is not None)
-    if status == "Interrupted by user" and max_checks and checks >= max_checks:
+    if status == "Interrupted by user" and (branched or (max_checks and checks >= max_checks)):
         status = WORK_LIMIT
     return MipHint(status, values, float(info.objective_function_value) if values is not None else None,
                    time.perf_counter() - t0, checks)

@@ -1475,6 +1475,52 @@ def test_a_cancelled_proof_by_cases_cancels_the_cases_beside(monkeypatch) -> Non
     assert time.perf_counter() - t0 < 10 and stopped == [True, True]
 
 
+def test_a_case_highs_leaves_at_its_root_is_searched_by_cp_sat(monkeypatch) -> None:
+    """`line_mip_root_only`: in the cases of at most `line_mip_cp_sat_most_extras` 3-pumpkin
+    activations HiGHS's line search stops where its search would branch, and a case it leaves
+    without a win (no solution, or none completed) is searched by CP-SAT's own search at
+    linearization level 0 (`_cp_sat_case_line`), whose win is the answer; a case HiGHS finds
+    infeasible is not (nor is one CP-SAT's completion proved holds no line), nor a case of more
+    3-pumpkin activations, where HiGHS searches its tree as before."""
+    from solver.mip_hint import WORK_LIMIT, MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_regions": [0, 1], "line_mip_root_only": True,
+              "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_linearization_level": 0,
+              "line_mip_cp_sat_most_extras": 1}
+    roots: list[bool] = []
+    levels: list[int] = []
+    real_solve = cs.solve_ordered
+
+    def solve(rm, setup_, solver, budget):
+        levels.append(solver.parameters.linearization_level)
+        return real_solve(rm, setup_, solver, budget)
+
+    def highs(model, *a, root_only=False, **k):
+        roots.append(root_only)
+        return MipHint("Infeasible" if len(roots) == 1 else WORK_LIMIT, None, None, 0.0)
+
+    monkeypatch.setattr(cs, "highs_mip", highs)
+    monkeypatch.setattr(cs, "solve_ordered", solve)
+    found, notes, spent, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                        params)
+    assert found is not None and roots == [True, True] and levels == [0]
+    assert notes == "= 0,0,0: Infeasible; = 1,0,0: Work limit reached; = 1,0,0: CP-SAT won"
+    assert check_chapter2(setup.game(rolls), setup, found).won and spent > 0
+    roots.clear()
+    levels.clear()
+    off = {**params, "line_mip_root_only": False, "line_mip_cp_sat_deterministic_time": 0}
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(off, 5.0, 1), ModelOptions(), CHAPTER2_RULES, off)
+    assert found is None and levels == [] and roots == [False, False, False, False]
+    roots.clear()
+    only_none = {**params, "line_mip_cp_sat_most_extras": 0}  # the case without 3-pumpkin activations only
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(only_none, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                    only_none)
+    assert found is None and levels == [] and roots == [True, False, False, False]
+
+
 def test_refuted_cases_stop_the_lines_of_their_case(monkeypatch) -> None:
     """`RefutedCases`: HiGHS's line search (`mip_win`) skips a case region the proof by cases has
     refuted, and a search running in a case is stopped when that case is refuted (noted "refuted

@@ -939,10 +939,23 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     registered with it so that its `cancel` stops them, and no further model is asked once it is
     cancelled. `refuted`: the cases the proof by cases has refuted so far (running beside): a case
     model found there is skipped, and HiGHS is stopped when its case is refuted while it runs
-    (noted "refuted by the cases"; such a case holds no win)."""
+    (noted "refuted by the cases"; such a case holds no win).
+
+    `line_mip_root_only`: in the cases of at most `line_mip_cp_sat_most_extras` 3-pumpkin
+    activations, HiGHS stops where its search would branch (its first limit check past the root
+    node, a deterministic point of its one-thread run), and a case it leaves without a win (no
+    solution, or none CP-SAT completed; not one HiGHS found infeasible) is searched by CP-SAT
+    itself (`_cp_sat_case_line`: no hint, linearization level `line_mip_cp_sat_linearization_level`,
+    at most `line_mip_cp_sat_deterministic_time`). Measured (docs/campaign-chapter2.md, sixtieth
+    session): HiGHS finds the bench's fast wins at its root (3-10 s), the slow ones in its tree
+    (102-399 nodes, 15-108 s), all in the case without 3-pumpkin activations, which CP-SAT at
+    level 0 finds in 2.4-8.5 det-s. In every case, it cost bench seed 0's W 10 four futile searches
+    (40 det-s), and the bench's budget then stopped its ladder before its win at 11."""
     nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     if nodes <= 0:
         return None, None, 0.0, 0
+    own_search = float(params.get("line_mip_cp_sat_deterministic_time", 0) or 0)  # CP-SAT searches ...
+    own_most = int(params.get("line_mip_cp_sat_most_extras", 0) or 0)  # ... the cases of at most this many
     win = stars_to_win(setup)
     budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all ...
     per_case = float(params.get("line_mip_case_deterministic_time", 0) or 0)  # ... or each (0: the budget)
@@ -954,6 +967,11 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     cases = refuted if refuted is not None else RefutedCases()  # (none: nothing is refuted)
     variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
     for label, counts, build in _line_regions(setup, rolls, options, rules, params):
+        # HiGHS stops where its search would branch in a case CP-SAT's own search then takes
+        root_only = own_search > 0 and bool(params.get("line_mip_root_only", False)) and counts is not None \
+            and sum(counts) <= own_most
+        asked = False  # HiGHS asked in this case
+        no_line = False  # HiGHS found it infeasible, or a completion proved it holds no line
         for n, exact in enumerate(variants):
             if task is not None and task.cancelled.is_set():
                 return None, "; ".join(notes) or None, spent, cuts
@@ -970,7 +988,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             try:
                 found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
                                   **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
-                                  stop_with=stop_with if task is not None or refuted is not None else None)
+                                  stop_with=stop_with if task is not None or refuted is not None else None,
+                                  root_only=root_only)
             finally:
                 cases.unwatch(w, counts)
             if found is None:
@@ -980,6 +999,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 notes.append(f"{label}{again}: refuted by the cases")
                 break  # (HiGHS stopped, or its solution is of a case without a win)
             notes.append(f"{label}{again}: {found.status}")
+            asked, no_line = True, no_line or found.status == "Infeasible"
             if found.usable is None or (task is not None and task.cancelled.is_set()):
                 break  # (no solution: the next variant is not asked)
             hint_values(rm.model, found.usable)
@@ -992,8 +1012,38 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 notes.append("CP-SAT's budget spent")
                 return None, "; ".join(notes), spent, cuts
             if status == "impossible":
+                no_line = True
                 break  # (CP-SAT proved the case holds no line: no other variant can find one)
+        # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case
+        if root_only and asked and not no_line and not cases.refuted(w, counts) \
+                and not (task is not None and task.cancelled.is_set()):
+            line, status, more_cuts, used = _cp_sat_case_line(setup, build, solver, params, own_search, task, cases,
+                                                              w, counts)
+            spent += used
+            cuts += more_cuts
+            notes.append(f"{label}: CP-SAT {status}")
+            if line is not None:
+                return line, "; ".join(notes), spent, cuts
     return None, "; ".join(notes) or None, spent, cuts
+
+
+def _cp_sat_case_line(setup: Chapter2, build: Callable[[], RoundModel], solver: cp_model.CpSolver,
+                      params: dict[str, Any], limit: float, task: Speculation | None, cases: RefutedCases,
+                      w: int, counts: tuple[int, ...] | None) -> tuple[Chapter2Line | None, str, int, float]:
+    """CP-SAT's own search for a win in one of `mip_win`'s case models (no hint; linearization level
+    `line_mip_cp_sat_linearization_level`; solved, ordered and cut as ever), at most `limit` det-s;
+    stopped when the case is refuted meanwhile. Returns (the line, status, cuts, det-s)."""
+    own = no_sigint(cp_model.CpSolver())
+    own.parameters.copy_from(solver.parameters)
+    own.parameters.linearization_level = int(params.get("line_mip_cp_sat_linearization_level", 0))
+    if task is not None:
+        task.solver(own)
+    cases.watch(w, counts, own.stop_search)
+    try:
+        status, cuts, spent, line = solve_ordered(build(), setup, own, limit)
+    finally:
+        cases.unwatch(w, counts)
+    return line, status, cuts, spent
 
 
 def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
