@@ -1017,7 +1017,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
         # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case
         if root_only and asked and not no_line and not cases.refuted(w, counts) \
                 and not (task is not None and task.cancelled.is_set()):
-            line, status, more_cuts, used = _cp_sat_case_line(setup, build, solver, params, own_search, task, cases,
+            status, more_cuts, used, line = _cp_sat_case_line(setup, build, solver, params, own_search, task, cases,
                                                               w, counts)
             spent += used
             cuts += more_cuts
@@ -1029,10 +1029,10 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
 
 def _cp_sat_case_line(setup: Chapter2, build: Callable[[], RoundModel], solver: cp_model.CpSolver,
                       params: dict[str, Any], limit: float, task: Speculation | None, cases: RefutedCases,
-                      w: int, counts: tuple[int, ...] | None) -> tuple[Chapter2Line | None, str, int, float]:
+                      w: int, counts: tuple[int, ...] | None) -> tuple[str, int, float, Chapter2Line | None]:
     """CP-SAT's own search for a win in one of `mip_win`'s case models (no hint; linearization level
     `line_mip_cp_sat_linearization_level`; solved, ordered and cut as ever), at most `limit` det-s;
-    stopped when the case is refuted meanwhile. Returns (the line, status, cuts, det-s)."""
+    stopped when the case is refuted meanwhile. Returns `solve_ordered`'s (status, cuts, det-s, line)."""
     own = no_sigint(cp_model.CpSolver())
     own.parameters.copy_from(solver.parameters)
     own.parameters.linearization_level = int(params.get("line_mip_cp_sat_linearization_level", 0))
@@ -1040,10 +1040,9 @@ def _cp_sat_case_line(setup: Chapter2, build: Callable[[], RoundModel], solver: 
         task.solver(own)
     cases.watch(w, counts, own.stop_search)
     try:
-        status, cuts, spent, line = solve_ordered(build(), setup, own, limit)
+        return solve_ordered(build(), setup, own, limit)
     finally:
         cases.unwatch(w, counts)
-    return line, status, cuts, spent
 
 
 def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
