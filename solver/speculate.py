@@ -26,6 +26,8 @@ too (fifty-second session).
 from __future__ import annotations
 
 import atexit
+import os
+import sys
 import threading
 from typing import Any, Callable, Hashable
 
@@ -50,12 +52,29 @@ def spare_core() -> bool:
     return usable_cores() >= 2
 
 
+def lower_priority(steps: int) -> None:
+    """Lower the calling thread's scheduling priority by `steps` nice steps (Linux schedules each
+    thread on its own; elsewhere, or when refused, nothing changes). A time choice only: every
+    limit of the solvers is a work limit, so a thread's answer does not depend on its share of
+    the cores."""
+    if steps <= 0 or not sys.platform.startswith("linux") or not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+    except OSError:
+        pass
+
+
 class Speculation:
     """`fn(task)` run in a thread; `fn` makes its CP-SAT solvers with `task.solver(...)` so that
-    `cancel` can stop them, and checks `task.cancelled` between solves."""
+    `cancel` can stop them, and checks `task.cancelled` between solves. `nice`: the thread's
+    priority lowered by that many steps (`lower_priority`), so that the answer's own path gets
+    the cores first."""
 
-    def __init__(self, key: Hashable, fn: Callable[["Speculation"], Any]) -> None:
+    def __init__(self, key: Hashable, fn: Callable[["Speculation"], Any], nice: int = 0) -> None:
         self.key = key
+        self.nice = nice
         self.cancelled = threading.Event()
         self._solvers: list[cp_model.CpSolver] = []
         self._stops: list[Callable[[], None]] = []  # other solvers' stop calls (HiGHS's cancelSolve)
@@ -67,6 +86,7 @@ class Speculation:
         self._thread.start()
 
     def _run(self, fn: Callable[["Speculation"], Any]) -> None:
+        lower_priority(self.nice)
         try:
             self._answer = fn(self)
         except BaseException as error:  # re-raised by `take` in the asking thread

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import sys
+import threading
 import time
 from dataclasses import replace
 from functools import lru_cache
@@ -712,8 +715,11 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
     assert notes == "= 0,0,0: Optimal; = 0,0,0 (again, exact: caps): Optimal"
     asked.clear()
     monkeypatch.setattr(cs, "highs_mip", lambda model, *a, **k: asked.append(1) or MipHint("Infeasible", None, None, 0.0))
-    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES, params)
+    seen = cs.RefutedCases()
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES, params,
+                                    refuted=seen)
     assert found is None and asked == [1] and notes == "= 0,0,0: Infeasible"
+    assert seen.lines_infeasible(len(rolls)) and not seen.lines_infeasible(len(rolls) + 1)  # (the cases' priority)
 
 
 def test_example_rolls_won_at_11_proven_fewest() -> None:
@@ -1061,6 +1067,37 @@ def test_extras_cases_beside_give_the_same_answer(monkeypatch) -> None:
             assert answers[0] == answers[1], (setup.realms, rolls, w, budget)
             seen.add((answers[0][0], len(answers[0][1]) > 1))
     assert {(True, True), (False, True)} <= seen
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's")
+def test_extras_cases_beside_run_below_the_answer_s_own_path(monkeypatch) -> None:
+    """`extras_cases_nice`: each case solved beside runs that many nice steps below the thread that
+    asked the proof (so HiGHS's lines and the ladder's next questions get the cores first: a time
+    choice, every limit being a work limit); 0 keeps the asker's priority, and so does a turn
+    count where HiGHS's lines found a case region infeasible (the proof is then likely the
+    answer's path). round.toml sets it."""
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    seen: list[int] = []
+
+    def bound(*args, **kwargs):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return True, 17.0, 0.1
+
+    monkeypatch.setattr(cs, "case_bound", bound)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = cs.load_params("target")
+    assert params["extras_cases_nice"] > 0
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    elsewhere, here = cs.RefutedCases(), cs.RefutedCases()
+    elsewhere.lines_found_infeasible(len(rolls) + 1)
+    here.lines_found_infeasible(len(rolls))
+    for nice, lines, expected in ((0, None, mine), (4, None, mine + 4), (4, elsewhere, mine + 4), (4, here, mine)):
+        seen.clear()
+        asked = {**params, "extras_cases_beside": True, "extras_cases_nice": nice}
+        assert cs.refute_extras_cases(setup, rolls, cs.ModelOptions(), cs.CHAPTER2_RULES, asked,
+                                      refuted_cases=lines).refuted
+        assert len(seen) > 1 and set(seen) == {min(19, expected)}, (nice, lines)
 
 
 def test_extras_cases_prove_a_turn_cp_sat_left_unknown(monkeypatch) -> None:

@@ -2,7 +2,9 @@
 not asked for is stopped, and stage 3 uses its speculative leftover solve instead of solving again."""
 from __future__ import annotations
 
+import os
 import random
+import sys
 import threading
 import time
 from typing import Any
@@ -262,6 +264,20 @@ def test_take_returns_the_answer_and_reraises_the_task_s_error() -> None:
 
     with pytest.raises(ValueError, match="in the task"):
         Speculation("k", broken).take("k")
+
+
+def _thread_priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's")
+def test_a_niced_task_runs_at_a_lower_priority_and_the_caller_keeps_its_own() -> None:
+    """`Speculation(..., nice=n)`: the task's thread runs n nice steps below the caller (at most
+    19); the caller's thread and a task without `nice` keep the caller's priority."""
+    mine = _thread_priority()
+    assert Speculation("k", lambda task: _thread_priority(), nice=3).take("k") == min(19, mine + 3)
+    assert Speculation("k", lambda task: _thread_priority()).take("k") == mine
+    assert _thread_priority() == mine
 
 
 def test_rounds_solved_at_once_do_not_speculate(monkeypatch) -> None:

@@ -764,12 +764,25 @@ class RefutedCases:
     the moment its case is refuted (`watch`). A line finder's time only: a refuted case holds no
     win, so skipping it never loses one (each region's completions have their own limit, so the
     other regions are asked exactly as they would be). Thread-safe: the cases run on the spare
-    core while the lines run in the asking thread."""
+    core while the lines run in the asking thread. It also notes the turn counts where HiGHS found
+    a case region infeasible (`lines_found_infeasible`), which set the cases' thread priority."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._refuted: set[tuple[int, tuple[int, ...]]] = set()
         self._stops: dict[tuple[int, tuple[int, ...]], list[Callable[[], None]]] = {}
+        self._lines_infeasible: set[int] = set()
+
+    def lines_found_infeasible(self, w: int) -> None:
+        """HiGHS found a case region at turn count `w` infeasible: a sign (floating point, never a
+        proof) that `w` holds no win, so that its proof by cases is the answer's path."""
+        with self._lock:
+            self._lines_infeasible.add(w)
+
+    def lines_infeasible(self, w: int) -> bool:
+        """Has HiGHS found a case region at `w` infeasible (`lines_found_infeasible`)?"""
+        with self._lock:
+            return w in self._lines_infeasible
 
     def add(self, w: int, counts: Sequence[int]) -> None:
         """Case `counts` at turn count `w` is refuted: stop the searches watching it."""
@@ -1000,6 +1013,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 break  # (HiGHS stopped, or its solution is of a case without a win)
             notes.append(f"{label}{again}: {found.status}")
             asked, no_line = True, no_line or found.status == "Infeasible"
+            if found.status == "Infeasible":
+                cases.lines_found_infeasible(w)
             if found.usable is None or (task is not None and task.cancelled.is_set()):
                 break  # (no solution: the next variant is not asked)
             hint_values(rm.model, found.usable)
@@ -1320,6 +1335,10 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     # answers are taken in the order above and the ones past the stop are cancelled, so the answer
     # is the one asked in turn (the cases are independent questions, each on one worker)
     beside = bool(params.get("extras_cases_beside")) and spare_core()
+    # each case's thread at a lower priority than the answer's own path (`extras_cases_nice`),
+    # unless HiGHS's lines found a case region of this turn count infeasible: then the proof is
+    # likely the answer's path (a time choice only)
+    nice = int(params.get("extras_cases_nice", 0) or 0)
     cases = extras_counts(len(setup.realms), most)
     running: dict[int, Speculation] = {}
     # every case started beside, so that cancelling the whole proof (`task`, e.g. the early cases
@@ -1330,7 +1349,9 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     def start(i: int) -> None:
         if beside and i < len(cases) and i not in running:
-            running[i] = Speculation(("case", i), lambda case_task, c=cases[i]: one_case(c, case_task))
+            lines_failed = refuted_cases is not None and refuted_cases.lines_infeasible(len(rolls))
+            running[i] = Speculation(("case", i), lambda case_task, c=cases[i]: one_case(c, case_task),
+                                     nice=0 if lines_failed else nice)
             started.append(running[i])
             if task is not None and task.cancelled.is_set():
                 running[i].cancel(wait=False)  # (cancelled after `stop_beside` looked at `started`)
