@@ -779,6 +779,37 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     assert q.status == "unknown" and q.line is None and q.line_mip is None
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's")
+def test_lines_beside_go_below_the_cases_once_highs_finds_a_case_infeasible(monkeypatch) -> None:
+    """`line_mip_nice`: HiGHS's lines run as a task (beside the LP) go on that many nice steps lower,
+    once, after HiGHS finds a case region infeasible (the proof by cases beside is then likely the
+    answer's path); asked in the caller's own thread, its priority is never touched."""
+    from solver.mip_hint import MipHint
+    from solver.speculate import Speculation
+    priorities: list[int] = []
+
+    def highs(*a, **k):
+        priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return MipHint("Infeasible", None, None, 0.0)
+
+    monkeypatch.setattr(cs, "highs_mip", highs)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_nice": 3}
+    assert cs.load_params("target")["line_mip_nice"] > 0
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def lines(task: Speculation | None) -> tuple:
+        return cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES, params,
+                          task=task)
+
+    assert Speculation("lines", lines).take("lines")[0] is None
+    assert len(priorities) == 4 and priorities == [mine] + [min(19, mine + 3)] * 3
+    priorities.clear()
+    assert lines(None)[0] is None and priorities == [mine] * 4
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
+
+
 def test_highs_line_without_solution_leaves_unknown(monkeypatch) -> None:
     """HiGHS finding nothing proves nothing: the question stays unknown, with HiGHS's status per
     region asked; a region already smaller than k (the split's, `max_total_extras` 0) is asked

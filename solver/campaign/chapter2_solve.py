@@ -51,7 +51,7 @@ from ..lp_bound import LpBound
 from ..mip_hint import hint_from_highs, highs_mip, hint_values, line_mip_limits
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of, search_started)
-from ..speculate import Speculation, spare_core
+from ..speculate import Speculation, lower_priority, spare_core
 from ..split import ExtrasSplit
 from . import chapter2 as ch2
 from . import answers
@@ -952,7 +952,10 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     registered with it so that its `cancel` stops them, and no further model is asked once it is
     cancelled. `refuted`: the cases the proof by cases has refuted so far (running beside): a case
     model found there is skipped, and HiGHS is stopped when its case is refuted while it runs
-    (noted "refuted by the cases"; such a case holds no win).
+    (noted "refuted by the cases"; such a case holds no win). A case region HiGHS finds
+    infeasible is noted there too (`RefutedCases.lines_found_infeasible`), and run as a task the
+    search then goes on `line_mip_nice` steps below its priority: the turn count likely holds no
+    win, so the proof by cases beside is the answer's path (a time choice only).
 
     `line_mip_root_only`: in the cases of at most `line_mip_cp_sat_most_extras` 3-pumpkin
     activations, HiGHS stops where its search would branch (its first limit check past the root
@@ -979,6 +982,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     w = len(rolls)
     cases = refuted if refuted is not None else RefutedCases()  # (none: nothing is refuted)
     variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
+    niced = False  # (a task's thread lowered once)
     for label, counts, build in _line_regions(setup, rolls, options, rules, params):
         # HiGHS stops where its search would branch in a case CP-SAT's own search then takes
         root_only = own_search > 0 and bool(params.get("line_mip_root_only", False)) and counts is not None \
@@ -1015,6 +1019,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             asked, no_line = True, no_line or found.status == "Infeasible"
             if found.status == "Infeasible":
                 cases.lines_found_infeasible(w)
+                if task is not None and not niced:
+                    lower_priority(int(params.get("line_mip_nice", 0) or 0))
+                    niced = True
             if found.usable is None or (task is not None and task.cancelled.is_set()):
                 break  # (no solution: the next variant is not asked)
             hint_values(rm.model, found.usable)
