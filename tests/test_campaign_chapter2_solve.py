@@ -720,6 +720,7 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
                                     refuted=seen)
     assert found is None and asked == [1] and notes == "= 0,0,0: Infeasible"
     assert seen.lines_infeasible(len(rolls)) and not seen.lines_infeasible(len(rolls) + 1)  # (the cases' priority)
+    assert not seen.lines_infeasible(len(rolls), 2)  # (one region found infeasible, counted)
 
 
 def test_example_rolls_won_at_11_proven_fewest() -> None:
@@ -782,8 +783,9 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's")
 def test_lines_beside_go_below_the_cases_once_highs_finds_a_case_infeasible(monkeypatch) -> None:
     """`line_mip_nice`: HiGHS's lines run as a task (beside the LP) go on that many nice steps lower,
-    once, after HiGHS finds a case region infeasible (the proof by cases beside is then likely the
-    answer's path); asked in the caller's own thread, its priority is never touched."""
+    once, after HiGHS finds `line_mip_infeasible_sign` case regions infeasible (the proof by cases
+    beside is then likely the answer's path); asked in the caller's own thread, its priority is
+    never touched."""
     from solver.mip_hint import MipHint
     from solver.speculate import Speculation
     priorities: list[int] = []
@@ -804,7 +806,14 @@ def test_lines_beside_go_below_the_cases_once_highs_finds_a_case_infeasible(monk
                           task=task)
 
     assert Speculation("lines", lines).take("lines")[0] is None
-    assert len(priorities) == 4 and priorities == [mine] + [min(19, mine + 3)] * 3
+    sign = params["line_mip_infeasible_sign"]
+    assert 1 < sign < 4  # (round.toml: two case regions found infeasible)
+    assert len(priorities) == 4 and priorities == [mine] * sign + [min(19, mine + 3)] * (4 - sign)
+    priorities.clear()
+    once = {**params, "line_mip_infeasible_sign": 1}
+    assert Speculation("lines", lambda task: cs.mip_win(setup, rolls, cs.make_solver(once, 5.0, 1), ModelOptions(),
+                                                        CHAPTER2_RULES, once, task=task)).take("lines")[0] is None
+    assert priorities == [mine] + [min(19, mine + 3)] * 3
     priorities.clear()
     assert lines(None)[0] is None and priorities == [mine] * 4
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
@@ -1105,8 +1114,9 @@ def test_extras_cases_beside_run_below_the_answer_s_own_path(monkeypatch) -> Non
     """`extras_cases_nice`: each case solved beside runs that many nice steps below the thread that
     asked the proof (so HiGHS's lines and the ladder's next questions get the cores first: a time
     choice, every limit being a work limit); 0 keeps the asker's priority, and so does a turn
-    count where HiGHS's lines found a case region infeasible (the proof is then likely the
-    answer's path). round.toml sets it."""
+    count where HiGHS's lines found `line_mip_infeasible_sign` (2) case regions infeasible (the proof
+    is then likely the answer's path; one is not enough: bench seed 4's won turn count has one).
+    round.toml sets it."""
     monkeypatch.setattr(cs, "spare_core", lambda: True)
     seen: list[int] = []
 
@@ -1120,10 +1130,15 @@ def test_extras_cases_beside_run_below_the_answer_s_own_path(monkeypatch) -> Non
     params = cs.load_params("target")
     assert params["extras_cases_nice"] > 0
     mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    elsewhere, here = cs.RefutedCases(), cs.RefutedCases()
+    elsewhere, once, here = cs.RefutedCases(), cs.RefutedCases(), cs.RefutedCases()
     elsewhere.lines_found_infeasible(len(rolls) + 1)
+    elsewhere.lines_found_infeasible(len(rolls) + 1)
+    once.lines_found_infeasible(len(rolls))
     here.lines_found_infeasible(len(rolls))
-    for nice, lines, expected in ((0, None, mine), (4, None, mine + 4), (4, elsewhere, mine + 4), (4, here, mine)):
+    here.lines_found_infeasible(len(rolls))
+    assert params["line_mip_infeasible_sign"] == 2
+    for nice, lines, expected in ((0, None, mine), (4, None, mine + 4), (4, elsewhere, mine + 4), (4, once, mine + 4),
+                                  (4, here, mine)):
         seen.clear()
         asked = {**params, "extras_cases_beside": True, "extras_cases_nice": nice}
         assert cs.refute_extras_cases(setup, rolls, cs.ModelOptions(), cs.CHAPTER2_RULES, asked,

@@ -757,6 +757,12 @@ def with_cases(q: TurnQuestion, cases: ExtrasCases | None) -> TurnQuestion:
                    deterministic_time=q.deterministic_time + cases.deterministic_time, extras_cases=cases)
 
 
+def lines_infeasible_sign(params: dict[str, Any]) -> int:
+    """How many of a turn count's case regions HiGHS must find infeasible before its proof by
+    cases is taken for the answer's path (`line_mip_infeasible_sign`; thread priorities only)."""
+    return max(1, int(params.get("line_mip_infeasible_sign", 1) or 1))
+
+
 class RefutedCases:
     """The extras cases (turn count, 3-pumpkin activations per realm) the proof by cases has
     refuted so far in one solve: no line of such a case wins at that turn count. HiGHS's line
@@ -765,24 +771,24 @@ class RefutedCases:
     win, so skipping it never loses one (each region's completions have their own limit, so the
     other regions are asked exactly as they would be). Thread-safe: the cases run on the spare
     core while the lines run in the asking thread. It also notes the turn counts where HiGHS found
-    a case region infeasible (`lines_found_infeasible`), which set the cases' thread priority."""
+    case regions infeasible (`lines_found_infeasible`, counted), which set the cases' thread priority."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._refuted: set[tuple[int, tuple[int, ...]]] = set()
         self._stops: dict[tuple[int, tuple[int, ...]], list[Callable[[], None]]] = {}
-        self._lines_infeasible: set[int] = set()
+        self._lines_infeasible: dict[int, int] = {}
 
     def lines_found_infeasible(self, w: int) -> None:
-        """HiGHS found a case region at turn count `w` infeasible: a sign (floating point, never a
-        proof) that `w` holds no win, so that its proof by cases is the answer's path."""
+        """HiGHS found one more case region at turn count `w` infeasible: a sign (floating point,
+        never a proof) that `w` holds no win, so that its proof by cases is the answer's path."""
         with self._lock:
-            self._lines_infeasible.add(w)
+            self._lines_infeasible[w] = self._lines_infeasible.get(w, 0) + 1
 
-    def lines_infeasible(self, w: int) -> bool:
-        """Has HiGHS found a case region at `w` infeasible (`lines_found_infeasible`)?"""
+    def lines_infeasible(self, w: int, at_least: int = 1) -> bool:
+        """Has HiGHS found at least `at_least` case regions at `w` infeasible (`lines_found_infeasible`)?"""
         with self._lock:
-            return w in self._lines_infeasible
+            return self._lines_infeasible.get(w, 0) >= max(1, at_least)
 
     def add(self, w: int, counts: Sequence[int]) -> None:
         """Case `counts` at turn count `w` is refuted: stop the searches watching it."""
@@ -954,8 +960,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     model found there is skipped, and HiGHS is stopped when its case is refuted while it runs
     (noted "refuted by the cases"; such a case holds no win). A case region HiGHS finds
     infeasible is noted there too (`RefutedCases.lines_found_infeasible`), and run as a task the
-    search then goes on `line_mip_nice` steps below its priority: the turn count likely holds no
-    win, so the proof by cases beside is the answer's path (a time choice only).
+    search then goes on `line_mip_nice` steps below its priority once `line_mip_infeasible_sign` of
+    them were: the turn count likely holds no win, so the proof by cases beside is the answer's
+    path (a time choice only).
 
     `line_mip_root_only`: in the cases of at most `line_mip_cp_sat_most_extras` 3-pumpkin
     activations, HiGHS stops where its search would branch (its first limit check past the root
@@ -1019,7 +1026,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             asked, no_line = True, no_line or found.status == "Infeasible"
             if found.status == "Infeasible":
                 cases.lines_found_infeasible(w)
-                if task is not None and not niced:
+                if task is not None and not niced and cases.lines_infeasible(w, lines_infeasible_sign(params)):
                     lower_priority(int(params.get("line_mip_nice", 0) or 0))
                     niced = True
             if found.usable is None or (task is not None and task.cancelled.is_set()):
@@ -1356,7 +1363,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     def start(i: int) -> None:
         if beside and i < len(cases) and i not in running:
-            lines_failed = refuted_cases is not None and refuted_cases.lines_infeasible(len(rolls))
+            lines_failed = refuted_cases is not None and refuted_cases.lines_infeasible(len(rolls),
+                                                                                     lines_infeasible_sign(params))
             running[i] = Speculation(("case", i), lambda case_task, c=cases[i]: one_case(c, case_task),
                                      nice=0 if lines_failed else nice)
             started.append(running[i])
