@@ -984,6 +984,91 @@ def test_lines_go_beside_the_lp_only_near_the_win(monkeypatch) -> None:
     assert not cs.lines_beside_lp(setup, asked(17.31), params, one)
 
 
+def test_lines_ahead_foresee_the_first_turn_count_at_the_win(monkeypatch) -> None:
+    """`lines_ahead_turn`: the turn count the last LP foresees as the first to reach the win, its
+    turn + ceil(short / rise) (rise: the last rise of the LP a turn, at least 1), when that is past
+    the question about to be asked and at most `line_mip_ahead` turns ahead; None otherwise, and
+    with the setting off, two workers or no spare core."""
+    from fractions import Fraction
+    from solver.lp_bound import LpBound
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    setup = Chapter2(ROW, "normal")
+    params = {**cs.load_params("target"), "line_mip_ahead": 2}
+    assert cs.load_params("target")["line_mip_ahead"] > 0
+    one = cs.make_solver(params, 5.0, 1)
+
+    def asked(*bounds: float) -> list:  # the prefix LP's turn 7, then turns 8, 9, ...
+        qs = [cs.TurnQuestion(t, "impossible", method="lp-prefix", lp_turns=7) for t in range(1, 7)]
+        return qs + [cs.TurnQuestion(7 + i, "impossible", method="lp-prefix" if i == 0 else "lp-bound",
+                                     lp_bound=LpBound(b, Fraction(b), 1, 1, 1, 0.1)) for i, b in enumerate(bounds)]
+
+    ahead = lambda qs, w, most=14, p=params, solver=one: cs.lines_ahead_turn(setup, qs, w, most, p, solver)
+    assert ahead(asked(15.15), 8) == 10  # (bench seed 9: 15.15, 16, 17, 18 at turns 7-10)
+    assert ahead(asked(15.15, 16.0), 9) == 10
+    assert ahead(asked(15.15, 16.0, 17.0), 10) is None  # (the question asked now: `lines_beside_lp`)
+    assert ahead(asked(14.0, 15.5), 9) == 10  # (bench seed 10: rising 1.5 a turn)
+    assert ahead(asked(14.0), 8) is None  # (turn 11: three turns ahead)
+    assert ahead(asked(14.0), 8, p={**params, "line_mip_ahead": 3}) == 11
+    assert ahead(asked(15.15), 8, most=9) is None  # (past the rolls)
+    assert ahead([], 1) is None
+    assert ahead(asked(15.15), 8, p={**params, "line_mip_ahead": 0}) is None
+    assert ahead(asked(15.15), 8, solver=cs.make_solver(params, 5.0, 2)) is None
+    monkeypatch.setattr(cs, "spare_core", lambda: False)
+    assert ahead(asked(15.15), 8) is None
+
+
+def test_lines_ahead_give_the_same_answer(monkeypatch) -> None:
+    """`line_mip_ahead` in the ladder: the lines of the foreseen turn count start on a spare core
+    before the questions before it are asked, run on while the foreseen turn stays the same, and
+    are taken by their own question (not asked again); when the foreseen turn changes they are
+    cancelled and their question asks its lines itself. Every question the same as without them.
+    (`lines_ahead_turn` forced here; its foresight has its own test.)"""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    real_mip_win, real_base = cs.mip_win, cs.lp_base
+    events: list[tuple] = []
+    lines_started, ended = threading.Event(), threading.Event()
+    cancelled: list[bool] = []
+
+    def mip_win(setup, rolls, *a, task=None, **k):
+        events.append(("lines", len(rolls), threading.current_thread() is threading.main_thread()))
+        lines_started.set()
+        if task is not None and len(rolls) == 3 and foresee.get(1) == 3:  # (held until cancelled)
+            cancelled.append(task.cancelled.wait(timeout=60))
+            ended.set()
+        return real_mip_win(setup, rolls, *a, task=task, **k)
+
+    def lp_base(setup, rolls, *a, **k):
+        if len(rolls) == 1 and ahead:
+            lines_started.wait(timeout=60)  # (so that the order below is the ladder's, not the threads')
+        events.append(("lp", len(rolls)))
+        return real_base(setup, rolls, *a, **k)
+
+    monkeypatch.setattr(cs, "mip_win", mip_win)
+    monkeypatch.setattr(cs, "lp_base", lp_base)
+    answers = []
+    # the instance: turn 1's LP is below the win, turn 2's reaches it (proven impossible by cases)
+    for ahead, foresee in ((False, {}), (True, {1: 2}), (True, {1: 3, 2: 3}), (True, {1: 3})):
+        monkeypatch.setattr(cs, "lines_ahead_turn", lambda setup, asked, w, most, params, solver, f=foresee, on=ahead:
+                            f.get(w) if on else None)
+        events.clear()
+        cancelled.clear()
+        lines_started.clear()
+        ended.clear()
+        answers.append(_won_at_3_with(monkeypatch, setup, {"prefix_lp_turn": 0}))
+        if not ahead:
+            continue
+        first = foresee[1]
+        assert events.index(("lines", first, False)) < events.index(("lp", 1)) < events.index(("lp", 2))
+        asked = [e for e in events if e[:2] == ("lines", first)]
+        if first == 2:
+            assert asked == [("lines", 2, False)]  # (started once, taken by its own question)
+        else:  # cancelled by turn 2's question, whose LP reaches the win, or as turn 3 is no longer foreseen
+            assert ended.wait(timeout=60) and cancelled == [True] and len(asked) == 2
+    assert answers[0] == answers[1] == answers[2] == answers[3]
+
+
 def test_prefix_lp_answers_every_earlier_turn(one_star) -> None:
     """The prefix LP's model (every die free to stay unused) holds a line that won at an earlier
     turn and then stopped: the known turn-2 win, fixed into the model of 4 turns with nothing

@@ -33,6 +33,7 @@ proven fewest only when every smaller W was proven impossible.
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -596,7 +597,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
              options: ModelOptions = ModelOptions(), rules: Sequence[Rule] = CHAPTER2_RULES,
              lp_params: dict[str, Any] | None = None, hint_params: dict[str, Any] | None = None,
              extras_cases: bool = True, line_beside_lp: bool = False, cp_sat_beside_lines: bool = False,
-             cases_early: CasesEarly | None = None, refuted: RefutedCases | None = None) -> TurnQuestion:
+             cases_early: CasesEarly | None = None, refuted: RefutedCases | None = None,
+             lines: Speculation | None = None, lines_later: Speculation | None = None) -> TurnQuestion:
     """Can the chapter be won at turn w (by the end of it)? With `lp_params` (their
     `lp_deterministic_time` > 0), first the LP bound on the stars of the first w turns: below the
     win, impossible (proven by it). Else, with `split_max_extras` > 0 there, the extras split: the
@@ -633,7 +635,12 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     since a refuted question holds no win for the solve to find.
 
     `refuted`: the cases the proof by cases refutes, as it refutes them (`RefutedCases`): HiGHS's
-    lines skip or stop a case region found there."""
+    lines skip or stop a case region found there.
+
+    `lines` (with `line_beside_lp`): this question's lines, started earlier by the caller
+    (`lines_task`, the ladder's `lines_ahead`), used as the lines beside the LP. `lines_later`: a
+    later question's lines running ahead, cancelled (without waiting) when this question's LP
+    reaches the win: the spare core is then this question's."""
     lp = None
     base: RoundModel | None = None
     win = stars_to_win(setup)
@@ -641,11 +648,10 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
     beside: Speculation | None = None
     if line_first and line_beside_lp and lp_params is not None:
         assert hint_params is not None
-        own = no_sigint(cp_model.CpSolver())  # the task's own solver: a cancelled task may still be running later
-        own.parameters.copy_from(solver.parameters)
-        line_rolls, line_params = tuple(rolls)[:w], hint_params
-        beside = Speculation(("line-mip", w), lambda task: mip_win(setup, line_rolls, own, options, rules, line_params,
-                                                                  task=task, refuted=refuted))
+        beside = lines if lines is not None else lines_task(setup, rolls, w, solver, options, rules, hint_params,
+                                                            refuted)
+    elif lines is not None:
+        lines.cancel(wait=False)  # (not asked here: the lines were started under the same conditions)
     first_notes: str | None = None
     first_spent, first_cuts = 0.0, 0
     cp_beside: Speculation | None = None
@@ -656,6 +662,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
             lp = lp_bound_of(base.model, base.stars, lp_params)
             if lp is not None and lp.bound < win:
                 return TurnQuestion(w, "impossible", method="lp-bound", lp_bound=lp)
+        if lines_later is not None:
+            lines_later.cancel(wait=False)  # (this question may be won: the spare core is its own now)
         if line_first:
             assert hint_params is not None
             if cp_sat_beside_lines:
@@ -709,6 +717,19 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
         return asked
     settled = settle_by_cases(setup, rolls, asked, options, rules, hint_params, refuted)
     return finish_deferred(setup, rolls, settled, options, rules, solver, hint_params)
+
+
+def lines_task(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: cp_model.CpSolver,
+               options: ModelOptions, rules: Sequence[Rule], params: dict[str, Any],
+               refuted: RefutedCases | None) -> Speculation:
+    """Question w's HiGHS lines (`mip_win`) started now on a spare core (solver/speculate.py), on a
+    CP-SAT solver of their own (a cancelled task may still be running later); `ask_turn` takes
+    their answer (`lines`) or cancels them."""
+    own = no_sigint(cp_model.CpSolver())
+    own.parameters.copy_from(solver.parameters)
+    line_rolls = tuple(rolls)[:w]
+    return Speculation(("line-mip", w), lambda task: mip_win(setup, line_rolls, own, options, rules, params,
+                                                            task=task, refuted=refuted))
 
 
 def finish_deferred(setup: Chapter2, rolls: Sequence[tuple[int, int]], q: TurnQuestion, options: ModelOptions,
@@ -1418,6 +1439,34 @@ def lines_beside_lp(setup: Chapter2, asked: Sequence[TurnQuestion], params: dict
     return last is not None and float(last.bound) >= stars_to_win(setup) - within
 
 
+def lines_ahead_turn(setup: Chapter2, asked: Sequence[TurnQuestion], w: int, most: int, params: dict[str, Any],
+                     solver: cp_model.CpSolver) -> int | None:
+    """The later turn count whose HiGHS lines to start now, before question `w` is asked
+    (`line_mip_ahead`, round.toml: at most that many turns ahead; 0: never): the turn the last LP
+    asked (turn t, bound b; the prefix LP's too) foresees as the first to reach the win, t +
+    ceil((win - b) / rise), when that is past w. None: nothing to start (or the conditions of
+    `lines_beside_lp`, one CP-SAT worker and a second core, do not hold). Why: the LPs of the
+    turn counts before the win run one after another on one core while the other is idle, and
+    the lines of the first turn count that reaches the win are the answer's path on the bench's
+    won instances (the LP rose by 0.5-2 stars a turn on bench seeds 1-11). A time choice only:
+    lines started too early or for the wrong turn count are cancelled (`ask_turn`'s
+    `lines_later`; the ladder when the foreseen turn changes), and taken only by their own
+    question, as that question would ask them. The LP is taken to rise by its last rise a turn
+    (between the last two turn counts asked, the prefix LP's included), at least 1: bench seed
+    10's rose 1.5 and 1.25 a turn, seeds 1-9's 0.65-1.4."""
+    ahead = int(params.get("line_mip_ahead", 0) or 0)
+    if ahead <= 0 or not params.get("line_mip_beside_lp") or solver.parameters.num_workers > 1 or not spare_core():
+        return None
+    bounds = {q.turn: float(q.lp_bound.bound) for q in asked if q.lp_bound is not None}
+    if not bounds:
+        return None
+    t = max(bounds)
+    short = stars_to_win(setup) - bounds[t]
+    rise = max(1.0, bounds[t] - bounds.get(t - 1, bounds[t]))  # (stars a turn: the last rise, at least 1)
+    foreseen = t + max(1, math.ceil(short / rise - 1e-6))
+    return foreseen if w < foreseen <= min(most, w + ahead) else None
+
+
 def cases_ahead(params: dict[str, Any], solver: cp_model.CpSolver) -> bool:
     """Start the ladder's first unknown question's proof by cases at once, on a spare core, while
     the first pass asks the next turn counts (round.toml `extras_cases_ahead`; one CP-SAT worker
@@ -1524,6 +1573,7 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
             say(f"chapter 2 {','.join(setup.realms)}: won by turn {q.turn}? impossible (the prefix LP bound "
                 f"{float(q.lp_bound.bound):.2f}; every turn count 1-{q.turn} answered at once)")  # type: ignore[union-attr]
     taken: dict[int, ExtrasCases | None] = {}  # proofs by cases taken during the first pass (`cases_chain`)
+    lines_ahead: tuple[int, Speculation] | None = None  # a later turn count's lines, running (`lines_ahead_turn`)
     spare_free = True  # no proof by cases runs ahead, and none is worth starting (the chain not broken)
     try:  # (the cases ahead, if started, are stopped however this ends)
         for w in planned:
@@ -1536,16 +1586,30 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
                                                      refuted)
             beside_lp = lp_live and lines_beside_lp(setup, result.questions, params, solver)
             free = ahead is None and spare_free
+            # a later turn count's lines started now, while the LPs before it are solved (`lines_ahead_turn`)
+            foreseen = lines_ahead_turn(setup, result.questions, w, most, params, solver) if lp_live and free else None
+            if lines_ahead is not None and lines_ahead[0] != w and lines_ahead[0] != foreseen:
+                lines_ahead[1].cancel(wait=False)
+                lines_ahead = None
+            if foreseen is not None and lines_ahead is None:
+                lines_ahead = (foreseen, lines_task(setup, rolls, foreseen, solver, options, CHAPTER2_RULES, params,
+                                                    refuted))
+            here = lines_ahead[1] if lines_ahead is not None and lines_ahead[0] == w else None
+            later = lines_ahead[1] if lines_ahead is not None and lines_ahead[0] > w else None
+            if here is not None:
+                lines_ahead = None  # (the question takes or cancels them)
             early = CasesEarly() if free and cases_early(params, solver) else None
             try:
                 q = ask_turn(setup, rolls, w, solver, options, lp_params=params if lp_live else None,
-                             hint_params=params, extras_cases=False, line_beside_lp=beside_lp,
+                             hint_params=params, extras_cases=False, line_beside_lp=beside_lp or here is not None,
                              cp_sat_beside_lines=free and cp_sat_beside(params, solver), cases_early=early,
-                             refuted=refuted)
+                             refuted=refuted, lines=here, lines_later=later)
             except BaseException:
                 if early is not None:
                     early.adopt(False)
                 raise
+            if later is not None and q.status != "impossible":
+                lines_ahead = None  # (cancelled by the question, whose LP reached the win)
             if early is not None:
                 ahead = early.adopt(q.status == "unknown")
             lp_live = lp_live and lp_still_useful(q)
@@ -1568,6 +1632,8 @@ def solve_chapter2(setup: Chapter2, rolls: Sequence[tuple[int, int]], time_limit
     finally:
         if ahead is not None:
             ahead.cancel()  # (nothing to stop once taken)
+        if lines_ahead is not None:
+            lines_ahead[1].cancel(wait=False)
     statuses = [q.status for q in result.questions]
     if result.line is not None:
         result.status = "won" if all(s == "impossible" for s in statuses[:-1]) else "unknown"
