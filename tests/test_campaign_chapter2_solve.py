@@ -986,7 +986,7 @@ def test_lines_go_beside_the_lp_only_near_the_win(monkeypatch) -> None:
 
 def test_lines_ahead_foresee_the_first_turn_count_at_the_win(monkeypatch) -> None:
     """`lines_ahead_turn`: the turn count the last LP foresees as the first to reach the win, its
-    turn + ceil(short / rise) (rise: the last rise of the LP a turn, at least 1), when that is past
+    turn + short / rise rounded (rise: the last rise of the LP a turn, at least 1), when that is past
     the question about to be asked and at most `line_mip_ahead` turns ahead; None otherwise, and
     with the setting off, two workers or no spare core."""
     from fractions import Fraction
@@ -1004,6 +1004,7 @@ def test_lines_ahead_foresee_the_first_turn_count_at_the_win(monkeypatch) -> Non
 
     ahead = lambda qs, w, most=14, p=params, solver=one: cs.lines_ahead_turn(setup, qs, w, most, p, solver)
     assert ahead(asked(15.15), 8) == 10  # (bench seed 9: 15.15, 16, 17, 18 at turns 7-10)
+    assert ahead(asked(15.93), 8) == 9  # (bench seed 4: 15.93, 17.35, 18 at turns 7-9; rounded, not raised)
     assert ahead(asked(15.15, 16.0), 9) == 10
     assert ahead(asked(15.15, 16.0, 17.0), 10) is None  # (the question asked now: `lines_beside_lp`)
     assert ahead(asked(14.0, 15.5), 9) == 10  # (bench seed 10: rising 1.5 a turn)

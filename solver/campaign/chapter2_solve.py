@@ -1444,7 +1444,7 @@ def lines_ahead_turn(setup: Chapter2, asked: Sequence[TurnQuestion], w: int, mos
     """The later turn count whose HiGHS lines to start now, before question `w` is asked
     (`line_mip_ahead`, round.toml: at most that many turns ahead; 0: never): the turn the last LP
     asked (turn t, bound b; the prefix LP's too) foresees as the first to reach the win, t +
-    ceil((win - b) / rise), when that is past w. None: nothing to start (or the conditions of
+    (win - b) / rise rounded, when that is past w. None: nothing to start (or the conditions of
     `lines_beside_lp`, one CP-SAT worker and a second core, do not hold). Why: the LPs of the
     turn counts before the win run one after another on one core while the other is idle, and
     the lines of the first turn count that reaches the win are the answer's path on the bench's
@@ -1463,7 +1463,7 @@ def lines_ahead_turn(setup: Chapter2, asked: Sequence[TurnQuestion], w: int, mos
     t = max(bounds)
     short = stars_to_win(setup) - bounds[t]
     rise = max(1.0, bounds[t] - bounds.get(t - 1, bounds[t]))  # (stars a turn: the last rise, at least 1)
-    foreseen = t + max(1, math.ceil(short / rise - 1e-6))
+    foreseen = t + max(1, math.floor(short / rise + 0.5))  # (rounded: lines started early cost only the idle core)
     return foreseen if w < foreseen <= min(most, w + ahead) else None
 
 
