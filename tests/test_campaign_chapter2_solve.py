@@ -1380,6 +1380,30 @@ def test_cases_are_asked_of_the_lp_model(monkeypatch) -> None:
     assert cs.load_params("target")["extras_case_lp_model"] is True
 
 
+def test_a_case_left_open_is_asked_of_the_portfolio_last(monkeypatch) -> None:
+    """`case_portfolio`: a case every one-worker try leaves open (stubbed here) is asked last of
+    CP-SAT's interleaved portfolio as "a win in this case?": on an impossible turn count every
+    case is refuted that way (INFEASIBLE, `by_portfolio` in the JSON), never on a winnable one
+    (the case of the win stays open), and with 0 batches the cases stay open."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "extras_cases_beside": False}
+    assert params["extras_case_portfolio_batches"] > 0
+    plain = {**params, "mip_hint_max_nodes": 0, "line_mip_max_nodes": 0}
+    assert cs.ask_turn(setup, rolls[:2], 2, cs.make_solver(plain, 20.0, 1)).status == "impossible"  # (CP-SAT alone)
+    assert cs.ask_turn(setup, rolls, 3, cs.make_solver(plain, 20.0, 1)).status == "won"
+    monkeypatch.setattr(cs, "case_bound", lambda *a, **k: (False, 3.0, 0.0))  # (every try leaves it open)
+    cases = cs.refute_extras_cases(setup, rolls[:2], cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+    assert cases.refuted and all(c.refuted and c.by_portfolio and c.bound is None for c in cases.cases)
+    assert all(c["by_portfolio"] for c in cases.as_json()["cases"]) and cases.deterministic_time > 0
+    won = cs.refute_extras_cases(setup, rolls, cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+    assert not won.refuted and not won.cases[-1].refuted and not won.cases[-1].by_portfolio
+    off = cs.refute_extras_cases(setup, rolls[:2], cs.ModelOptions(), cs.CHAPTER2_RULES,
+                                 {**params, "extras_case_portfolio_batches": 0})
+    assert not off.refuted and len(off.cases) == 1 and not off.cases[0].by_portfolio
+
+
 def test_extras_cases_stop_at_their_budget(monkeypatch) -> None:
     """The cases together stop at `extras_cases_deterministic_time`: what was refuted so far proves
     nothing, the question stays unknown and the note says why."""

@@ -1160,6 +1160,8 @@ class ExtrasCase:
     #: (`first_extra_turn_is`): each sub-case's (turn, 1-based; its bound, None: INFEASIBLE;
     #: deterministic seconds), up to the first not refuted. Empty: not split.
     by_first_turn: tuple[tuple[int, float | None, float], ...] = ()
+    #: refuted by CP-SAT's interleaved portfolio, asked last (`case_portfolio`): INFEASIBLE with the win
+    by_portfolio: bool = False
 
 
 @dataclass(frozen=True)
@@ -1185,7 +1187,8 @@ class ExtrasCases:
                 "cases": [{"extras_per_realm": list(c.counts), "refuted": c.refuted, "star_bound": c.bound,
                            "deterministic_time": round(c.deterministic_time, 3),
                            "by_first_extra_turn": [{"turn": t, "star_bound": b, "deterministic_time": round(d, 3)}
-                                                   for t, b, d in c.by_first_turn]} for c in self.cases]}
+                                                   for t, b, d in c.by_first_turn],
+                           "by_portfolio": c.by_portfolio} for c in self.cases]}
 
     def note(self) -> str:
         """'extras cases: all 20 refuted' / 'extras cases: 6 refuted, then wingspan 1 pendulum 1 not
@@ -1279,6 +1282,35 @@ def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: Mod
     return bound < win, bound, solver.deterministic_time
 
 
+def case_portfolio(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions, rules: Sequence[Rule],
+                   counts: tuple[int, ...], params: dict[str, Any],
+                   task: Speculation | None = None) -> tuple[bool, float]:
+    """The last try of a case `refute_extras_cases` left open: "a win in case `counts`?" (the win
+    rule as a constraint) asked of CP-SAT's interleaved portfolio (`interleave_search`,
+    `extras_case_portfolio_workers` subsolvers, at most `extras_case_portfolio_batches` of its
+    batches: a deterministic stop, where its deterministic time is not quite). Returns (refuted:
+    INFEASIBLE, det-s); (False, 0) when off. Why: bench seed 6's W 10 case without 3-pumpkin
+    activations stays at 18 for the one-worker search (12 + 30 det-s, and 60 more at levels 0 and
+    2), and the portfolio proves it INFEASIBLE in 4-8 batches (20.4-21.3 det-s, both cores); seed
+    8's W 8 case of two in Pendulum too (64.9 det-s). It does not refute seeds 1 and 3's hard cases
+    in 60 det-s, which the one-worker search refutes in 11, so it is asked last."""
+    batches = int(params.get("extras_case_portfolio_batches", 0) or 0)
+    if batches <= 0 or (task is not None and task.cancelled.is_set()):
+        return False, 0.0
+    asked = {**params, "num_workers": int(params.get("extras_case_portfolio_workers", 8)),
+             "interleave_search": True, "max_num_deterministic_batches": batches}
+    solver = make_solver(asked, None, None)  # (the batches are the limit)
+    if task is not None:
+        task.solver(solver)
+    if params.get("extras_case_lp_model", False):
+        options = lp_options(options)
+    rm = case_model(setup, rolls, options, rules, counts)
+    rm.model.add(_win_stars(rm) >= stars_to_win(setup))
+    if task is not None and task.cancelled.is_set():
+        return False, 0.0
+    return solver.solve(rm.model) == cp_model.INFEASIBLE, solver.deterministic_time
+
+
 def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
                         rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None,
                         refuted_cases: RefutedCases | None = None) -> ExtrasCases | None:
@@ -1338,6 +1370,14 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
             refuted_cases.add(len(rolls), case.counts)
         return case
 
+    def last_try(case: ExtrasCase, task: Speculation | None = None) -> ExtrasCase:
+        """A case every try above left open, asked of the portfolio (`case_portfolio`)."""
+        refuted, used = case_portfolio(setup, rolls, options, tries[-1][0], case.counts, params, task)
+        if task is not None and task.cancelled.is_set():
+            return ExtrasCase(case.counts, False, None, 0.0)
+        case = replace(case, deterministic_time=case.deterministic_time + used)
+        return told(replace(case, refuted=True, bound=None, by_portfolio=True)) if refuted else case
+
     def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
         """One case, on a solver of its own (the cases do not depend on each other): each of
         `tries` (rules, limit) in turn until one refutes it; then, with `turn_limit`, split on the
@@ -1352,7 +1392,7 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
             if refuted:
                 return told(ExtrasCase(counts, True, bound, spent))
         if turn_limit <= 0 or sum(counts) == 0:
-            return ExtrasCase(counts, False, bound, spent)
+            return last_try(ExtrasCase(counts, False, bound, spent), task)
         by_turn: list[tuple[int, float | None, float]] = []
         for first_turn in range(len(rolls)):  # without the rows (the last of `tries`)
             if task is not None and task.cancelled.is_set():
@@ -1362,7 +1402,7 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
             spent += used
             by_turn.append((first_turn + 1, sub_bound, used))
             if not refuted:
-                return ExtrasCase(counts, False, bound, spent, tuple(by_turn))
+                return last_try(ExtrasCase(counts, False, bound, spent, tuple(by_turn)), task)
         return told(ExtrasCase(counts, True, max((b for _, b, _ in by_turn if b is not None), default=None), spent,
                                tuple(by_turn)))
 
