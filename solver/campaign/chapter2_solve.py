@@ -1292,8 +1292,9 @@ def case_portfolio(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options:
     INFEASIBLE, det-s); (False, 0) when off. Why: bench seed 6's W 10 case without 3-pumpkin
     activations stays at 18 for the one-worker search (12 + 30 det-s, and 60 more at levels 0 and
     2), and the portfolio proves it INFEASIBLE in 4-8 batches (20.4-21.3 det-s, both cores); seed
-    8's W 8 case of two in Pendulum too (64.9 det-s). It does not refute seeds 1 and 3's hard cases
-    in 60 det-s, which the one-worker search refutes in 11, so it is asked last."""
+    8's W 8 case of two in Pendulum too (64.9-78.9 det-s over three runs). It does not refute
+    seeds 1 and 3's hard cases in 60 det-s, which the one-worker search refutes in 11, so it is
+    asked last."""
     batches = int(params.get("extras_case_portfolio_batches", 0) or 0)
     if batches <= 0 or (task is not None and task.cancelled.is_set()):
         return False, 0.0
@@ -1322,7 +1323,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     exactly one case, so when all are refuted no line wins. None when off
     (`extras_case_deterministic_time` = 0) or the win rule is not among `rules`. A case still at
     the win is asked again split on the turn of its first 3-pumpkin activation
-    (`extras_case_turn_deterministic_time` per sub-case; `first_extra_turn_is`).
+    (`extras_case_turn_deterministic_time` per sub-case; `first_extra_turn_is`), and one still
+    open after that is asked last of CP-SAT's interleaved portfolio (`case_portfolio`).
 
     Why: where the LP reaches 18 (bench/chapter2.py seeds 0, 1, 3 at the turn before their win) the
     whole question stays unknown at 60 det-s, while CP-SAT's LP-tree search
