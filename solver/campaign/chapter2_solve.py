@@ -1235,6 +1235,16 @@ def _win_stars(rm: RoundModel) -> Any:
     return sum(terms)
 
 
+def bounded_case_model(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions,
+                       rules: Sequence[Rule], counts: tuple[int, ...], params: dict[str, Any]) -> RoundModel:
+    """The case model the proof by cases asks (`case_bound`, `case_portfolio`): with
+    `extras_case_lp_model`, of the LP bounds' model (`solve.lp_options`), which has every legal
+    line of the case among its solutions."""
+    if params.get("extras_case_lp_model", False):
+        options = lp_options(options)
+    return case_model(setup, rolls, options, rules, counts)
+
+
 def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions, rules: Sequence[Rule],
                counts: tuple[int, ...], limit: float, params: dict[str, Any], lb_tree: bool, first_turn: int | None = None,
                task: Speculation | None = None) -> tuple[bool, float | None, float]:
@@ -1253,9 +1263,7 @@ def case_bound(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: Mod
     solver.parameters.optimize_with_lb_tree_search = lb_tree
     if task is not None:
         task.solver(solver)
-    if params.get("extras_case_lp_model", False):
-        options = lp_options(options)
-    rm = case_model(setup, rolls, options, rules, counts)
+    rm = bounded_case_model(setup, rolls, options, rules, counts, params)
     if first_turn is not None:
         first_extra_turn_is(rm, first_turn)
     rm.model.maximize(_win_stars(rm))
@@ -1303,9 +1311,7 @@ def case_portfolio(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options:
     solver = make_solver(asked, None, None)  # (the batches are the limit)
     if task is not None:
         task.solver(solver)
-    if params.get("extras_case_lp_model", False):
-        options = lp_options(options)
-    rm = case_model(setup, rolls, options, rules, counts)
+    rm = bounded_case_model(setup, rolls, options, rules, counts, params)
     rm.model.add(_win_stars(rm) >= stars_to_win(setup))
     if task is not None and task.cancelled.is_set():
         return False, 0.0
@@ -1474,7 +1480,7 @@ def lines_beside_lp(setup: Chapter2, asked: Sequence[TurnQuestion], params: dict
     `line_mip_beside_lp_within` stars of the win, so the next LP is likely to reach it. Why: there
     the LP (1.4-1.9 s on bench seeds 2 and 4 at W = 9) only delays HiGHS's search for the win; a
     time choice, never an answer's."""
-    if not params.get("line_mip_beside_lp") or solver.parameters.num_workers > 1 or not spare_core():
+    if not _on_spare_core(params, "line_mip_beside_lp", solver):
         return False
     last = next((q.lp_bound for q in reversed(asked) if q.lp_bound is not None), None)
     within = float(params.get("line_mip_beside_lp_within", 1.0))
@@ -1497,7 +1503,7 @@ def lines_ahead_turn(setup: Chapter2, asked: Sequence[TurnQuestion], w: int, mos
     (between the last two turn counts asked, the prefix LP's included), at least 1: bench seed
     10's rose 1.5 and 1.25 a turn, seeds 1-9's 0.65-1.4."""
     ahead = int(params.get("line_mip_ahead", 0) or 0)
-    if ahead <= 0 or not params.get("line_mip_beside_lp") or solver.parameters.num_workers > 1 or not spare_core():
+    if ahead <= 0 or not _on_spare_core(params, "line_mip_beside_lp", solver):
         return None
     bounds = {q.turn: float(q.lp_bound.bound) for q in asked if q.lp_bound is not None}
     if not bounds:
