@@ -1324,7 +1324,8 @@ def test_extras_cases_split_on_the_first_turn_agree_with_cp_sat(monkeypatch) -> 
         return real(setup, rolls, options, rules, counts, limit, params, lb_tree, first_turn, task)
 
     monkeypatch.setattr(cs, "case_bound", undecided_whole)
-    params = {**cs.load_params("target"), "extras_case_turn_deterministic_time": 20.0, "extras_cases_beside": False}
+    params = {**cs.load_params("target"), "extras_case_turn_deterministic_time": 20.0, "extras_cases_beside": False,
+              "extras_case_lp_iterations": 0}  # (no case LPs: every case reaches the stub)
     solver = cs.make_solver(params, 20.0, 1)
     seen, split = set(), 0
     for setup, rolls in _short_instances(monkeypatch):
@@ -1380,6 +1381,63 @@ def test_cases_are_asked_of_the_lp_model(monkeypatch) -> None:
     assert cs.load_params("target")["extras_case_lp_model"] is True
 
 
+def test_a_case_below_its_lp_is_refuted_without_cp_sat(monkeypatch) -> None:
+    """`extras_case_lp_iterations`: each case's LP (`CaseLps`) is asked before CP-SAT. A case
+    below the win there is refuted with no CP-SAT solve (`by_lp`, its checked bound, 0 det-s), and
+    that bound is at least the case's own optimum (CP-SAT, solved exactly); the answers are those
+    without the LPs. The sample holds cases refuted both ways, else the test could not fail."""
+    monkeypatch.setattr(ch2, "RESOURCE_LIMIT", 7)
+    params = {**cs.load_params("target"), "extras_cases_beside": False}
+    assert params["extras_case_lp_iterations"] > 0
+    asked: list[tuple[int, ...]] = []
+    real = cs.case_bound
+    monkeypatch.setattr(cs, "case_bound", lambda s, r, o, rules, counts, *a, **k: asked.append(counts)
+                        or real(s, r, o, rules, counts, *a, **k))
+    exact = cs.make_solver(params, 20.0, 1)
+    seen = set()
+    for setup, rolls in _short_instances(monkeypatch):
+        win = cs.stars_to_win(setup)
+        for w in (1, 2, 3):
+            off = cs.refute_extras_cases(setup, rolls[:w], cs.ModelOptions(), cs.CHAPTER2_RULES,
+                                         {**params, "extras_case_lp_iterations": 0})
+            asked.clear()
+            on = cs.refute_extras_cases(setup, rolls[:w], cs.ModelOptions(), cs.CHAPTER2_RULES, params)
+            assert on.refuted == off.refuted and [c.counts for c in on.cases] == [c.counts for c in off.cases]
+            for case in on.cases:
+                seen.add((case.refuted, case.by_lp))
+                if not case.by_lp:
+                    continue
+                assert case.refuted and case.bound < win and case.deterministic_time == 0
+                assert case.counts not in asked  # (no CP-SAT solve of it)
+                rm = cs.case_model(setup, rolls[:w], cs.ModelOptions(),
+                                   [r for r in cs.CHAPTER2_RULES if r is not cs.six_stars_everywhere], case.counts)
+                rm.model.maximize(cs._win_stars(rm))
+                status = exact.solve(rm.model)
+                assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+                assert status == cp_model.INFEASIBLE or exact.objective_value <= case.bound
+            assert all(c["by_lp"] == c["refuted"] for c in on.as_json()["cases"] if c["by_lp"])
+    assert {(True, True), (True, False)} <= seen
+
+
+def test_case_lps_are_the_same_in_any_order_asked() -> None:
+    """`CaseLps` solves the cases' LPs warm in the cases' order whoever asks first (the proof's
+    threads ask in any order), so each case's bound is the same on every run."""
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    rules = [r for r in cs.CHAPTER2_RULES if r is not cs.six_stars_everywhere]
+    cases = cs.extras_counts(3, 2)
+    iterations = cs.load_params("target")["extras_case_lp_iterations"]
+    forward = cs.CaseLps(setup, rolls, cs.ModelOptions(), rules, 2, cases, iterations)
+    backward = cs.CaseLps(setup, rolls, cs.ModelOptions(), rules, 2, cases, iterations)
+    def bounds(lps: cs.CaseLps, order: list[tuple[int, ...]]) -> dict[tuple[int, ...], object]:
+        return {c: (b.bound if (b := lps.bound(c)) is not None else None) for c in order}
+
+    backward_bounds = bounds(backward, cases[::-1])
+    assert len(backward.bounds) == len(cases)  # (the last case asked first: every case before it solved first)
+    assert bounds(forward, cases) == backward_bounds
+    assert sum(b is not None for b in backward_bounds.values()) >= 2  # (LPs with an optimum to compare)
+
+
 def test_a_case_left_open_is_asked_of_the_portfolio_last(monkeypatch) -> None:
     """`case_portfolio`: a case every one-worker try leaves open (stubbed here) is asked last of
     CP-SAT's interleaved portfolio as "a win in this case?": on an impossible turn count every
@@ -1388,7 +1446,8 @@ def test_a_case_left_open_is_asked_of_the_portfolio_last(monkeypatch) -> None:
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "extras_cases_beside": False}
+    params = {**cs.load_params("target"), "extras_cases_beside": False,
+              "extras_case_lp_iterations": 0}  # (no case LPs: every case reaches the stub)
     assert params["extras_case_portfolio_batches"] > 0
     plain = {**params, "mip_hint_max_nodes": 0, "line_mip_max_nodes": 0}
     assert cs.ask_turn(setup, rolls[:2], 2, cs.make_solver(plain, 20.0, 1)).status == "impossible"  # (CP-SAT alone)
@@ -1658,7 +1717,8 @@ def test_a_cancelled_proof_by_cases_cancels_the_cases_beside(monkeypatch) -> Non
         return True, 0.0, 0.0
 
     monkeypatch.setattr(cs, "case_bound", case_bound)
-    params = {**cs.load_params("target"), "extras_cases_beside": True}
+    params = {**cs.load_params("target"), "extras_cases_beside": True,
+              "extras_case_lp_iterations": 0}  # (no case LPs: every case reaches the stub)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     proof = Speculation(("cases", 2), lambda task: cs.refute_extras_cases(
         setup, ((5, 4), (4, 3)), ModelOptions(), CHAPTER2_RULES, params, task))

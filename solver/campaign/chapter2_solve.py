@@ -48,7 +48,7 @@ from ..line import Activation, Line, Source, TurnPlay
 from ..model import ModelOptions, RoundModel, extras_bound
 from ..realms import get_realm, is_solvable
 from ..resources import KINDS
-from ..lp_bound import LpBound
+from ..lp_bound import INF, HighsRelaxation, LpBound, LpRelaxation, Unsupported
 from ..mip_hint import hint_from_highs, highs_mip, hint_values, line_mip_limits
 from ..solve import (MAX_CUTS, ModelDisagreement, effective_params, load_params, lp_bound_of, lp_options, make_solver,
                      relaxation_of, search_started)
@@ -1162,6 +1162,8 @@ class ExtrasCase:
     by_first_turn: tuple[tuple[int, float | None, float], ...] = ()
     #: refuted by CP-SAT's interleaved portfolio, asked last (`case_portfolio`): INFEASIBLE with the win
     by_portfolio: bool = False
+    #: refuted by the case's LP (`CaseLps`) before any CP-SAT solve: `bound` is its checked bound
+    by_lp: bool = False
 
 
 @dataclass(frozen=True)
@@ -1188,7 +1190,7 @@ class ExtrasCases:
                            "deterministic_time": round(c.deterministic_time, 3),
                            "by_first_extra_turn": [{"turn": t, "star_bound": b, "deterministic_time": round(d, 3)}
                                                    for t, b, d in c.by_first_turn],
-                           "by_portfolio": c.by_portfolio} for c in self.cases]}
+                           "by_portfolio": c.by_portfolio, "by_lp": c.by_lp} for c in self.cases]}
 
     def note(self) -> str:
         """'extras cases: all 20 refuted' / 'extras cases: 6 refuted, then wingspan 1 pendulum 1 not
@@ -1318,6 +1320,54 @@ def case_portfolio(setup: Chapter2, rolls: tuple[tuple[int, int], ...], options:
     return solver.solve(rm.model) == cp_model.INFEASIBLE, solver.deterministic_time
 
 
+class CaseLps:
+    """The checked LP bound of each case of `refute_extras_cases`, asked before any CP-SAT solve
+    of it: one relaxation of the question's LP bounds' model (`lp_options`, the win rule left
+    out, at most `most` 3-pumpkin activations), with a row per realm for its 3-pumpkin
+    activations, set to each case's counts in turn and re-solved warm by HiGHS's dual simplex
+    (`extras_case_lp_iterations` iterations per solve at most: a work limit). The cases are
+    solved in their order, whichever thread asks (a lock; case i after cases 0 .. i-1), so
+    each bound is the same on every run. Why: a case whose LP is below the win needs no CP-SAT
+    presolve and search, which take 1.5-3 s a case even where CP-SAT's first LP refutes it
+    (measured on bench seed 1's W 9: 8 of its 20 cases, the ones of three activations; seed
+    3's W 8: 6 of 10; docs/campaign-chapter2.md)."""
+
+    def __init__(self, setup: Chapter2, rolls: tuple[tuple[int, int], ...], options: ModelOptions,
+                 rules: Sequence[Rule], most: int, cases: Sequence[tuple[int, ...]], iterations: int) -> None:
+        self.setup, self.rolls, self.options, self.rules, self.most = setup, rolls, options, rules, most
+        self.cases = list(cases)
+        self.iterations = iterations
+        self.bounds: list[LpBound | None] = []
+        self._lock = threading.Lock()
+        self._relaxation: LpRelaxation | None = None
+        self._rows: list[int] = []
+        self._failed = False  # (the relaxation could not be built: no bounds at all)
+
+    def _build(self) -> None:
+        rm = build_chapter2(self.setup, self.rolls, lp_options(replace(self.options, max_total_extras=self.most)),
+                            self.rules)
+        try:
+            self._relaxation = HighsRelaxation(rm.model, _win_stars(rm), self.iterations)
+        except Unsupported:
+            self._failed = True
+            return
+        self._rows = [self._relaxation.add_row({e.extra.index: 1 for e in events}, 0, INF) for events in rm.events]
+
+    def bound(self, counts: tuple[int, ...]) -> LpBound | None:
+        """The checked LP bound of the case `counts` (None: no optimum within the limit)."""
+        i = self.cases.index(counts)
+        with self._lock:
+            while len(self.bounds) <= i:
+                if self._relaxation is None and not self._failed:
+                    self._build()
+                if self._failed or self._relaxation is None:
+                    return None
+                for row, n in zip(self._rows, self.cases[len(self.bounds)]):
+                    self._relaxation.set_bounds(row, n, n)
+                self.bounds.append(self._relaxation.solve())
+            return self.bounds[i]
+
+
 def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions,
                         rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None = None,
                         refuted_cases: RefutedCases | None = None) -> ExtrasCases | None:
@@ -1386,10 +1436,20 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
         case = replace(case, deterministic_time=case.deterministic_time + used)
         return told(replace(case, refuted=True, bound=None, by_portfolio=True)) if refuted else case
 
+    # each case's LP first (`CaseLps`, with the rules of the first try), when
+    # `extras_case_lp_iterations` > 0
+    lp_iterations = int(params.get("extras_case_lp_iterations", 0) or 0)
+    case_lps = CaseLps(setup, rolls, options, tries[0][0], most, extras_counts(len(setup.realms), most),
+                       lp_iterations) if lp_iterations > 0 else None
+
     def one_case(counts: tuple[int, ...], task: Speculation | None = None) -> ExtrasCase:
-        """One case, on a solver of its own (the cases do not depend on each other): each of
-        `tries` (rules, limit) in turn until one refutes it; then, with `turn_limit`, split on the
-        turn of its first 3-pumpkin activation."""
+        """One case, on a solver of its own (the cases do not depend on each other): its LP
+        (`case_lps`); then each of `tries` (rules, limit) in turn until one refutes it; then, with
+        `turn_limit`, split on the turn of its first 3-pumpkin activation."""
+        if case_lps is not None:
+            lp = case_lps.bound(counts)
+            if lp is not None and lp.integer_bound < stars_to_win(setup):
+                return told(ExtrasCase(counts, True, float(lp.bound), 0.0, by_lp=True))
         spent, bound = 0.0, None
         for case_rules, case_limit in tries:
             if task is not None and task.cancelled.is_set():
