@@ -1429,6 +1429,7 @@ def test_case_lps_are_the_same_in_any_order_asked() -> None:
     iterations = cs.load_params("target")["extras_case_lp_iterations"]
     forward = cs.CaseLps(setup, rolls, cs.ModelOptions(), rules, 2, cases, iterations)
     backward = cs.CaseLps(setup, rolls, cs.ModelOptions(), rules, 2, cases, iterations)
+
     def bounds(lps: cs.CaseLps, order: list[tuple[int, ...]]) -> dict[tuple[int, ...], object]:
         return {c: (b.bound if (b := lps.bound(c)) is not None else None) for c in order}
 
