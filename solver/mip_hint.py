@@ -93,7 +93,8 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
               objective_bound: float | None = None, exact_max: bool = False,
               first_solution: bool = False, stop_with: Callable[[Callable[[], None]], None] | None = None,
               max_checks: int = 0, checks_nonzeros: int = 0, exact_caps: bool = False,
-              exact_ors: bool = False, root_only: bool = False) -> MipHint | None:
+              exact_ors: bool = False, root_only: bool = False,
+              at_root_check: Callable[[int], None] | None = None) -> MipHint | None:
     """Maximise `objective` over `model` as a MIP in HiGHS (one thread, `max_nodes` nodes and
     `max_checks` limit checks at its root node at most, 0: no count; with `checks_nonzeros`,
     that count is for a MIP of that many nonzeros and scales as the square of the size ratio,
@@ -105,6 +106,8 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
     leave its search as it is). `exact_max` / `exact_caps` / `exact_ors`: `exact_rows`. `root_only`:
     stop at the first limit check past the root node (a deterministic point of the one-thread
     run; status "Work limit reached" when no solution was found by then; chapter 2's `mip_win`).
+    `at_root_check`: called with the count at each of HiGHS's limit checks at the root node (chapter
+    2's `mip_win` starts CP-SAT's own search beside the root there).
     None: the model holds a constraint kind the linear form does not know."""
     t0 = time.perf_counter()
     try:
@@ -141,6 +144,8 @@ def highs_mip(model: cp_model.CpModel, objective: Any, max_nodes: int, time_guar
         nonlocal checks, branched
         if event.data_out.mip_node_count == 0:
             checks += 1
+            if at_root_check is not None:
+                at_root_check(checks)
             if max_checks and checks >= max_checks:
                 event.interrupt()
         elif root_only:

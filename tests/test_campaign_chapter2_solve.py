@@ -1729,6 +1729,62 @@ def test_a_cancelled_proof_by_cases_cancels_the_cases_beside(monkeypatch) -> Non
     assert time.perf_counter() - t0 < 10 and stopped == [True, True]
 
 
+def test_own_search_beside_the_root_gives_the_same_answer(monkeypatch) -> None:
+    """`line_mip_cp_sat_beside_root`: CP-SAT's own search of a case starts beside HiGHS's root at
+    its `line_mip_cp_sat_beside_root_checks`-th check (on a thread of its own) and is taken only
+    where the root leaves the case without a win: the answer and notes are those of the search
+    asked after the root. It is cancelled, unused, where HiGHS finds the case infeasible, and not
+    started while an earlier turn count's proof by cases runs."""
+    from solver.mip_hint import WORK_LIMIT, MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    base = {**cs.load_params("target"), "line_mip_regions": [0, 1], "line_mip_root_only": True,
+            "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_most_extras": 1,
+            "line_mip_cp_sat_beside_root_checks": 2}
+    threads: list[str] = []
+    real = cs._cp_sat_case_line
+
+    def own(*a, **k):
+        threads.append(threading.current_thread().name)
+        return real(*a, **k)
+
+    def highs(statuses):
+        def run(model, *a, at_root_check=None, **k):
+            for check in (1, 2, 3):
+                if at_root_check is not None:
+                    at_root_check(check)
+            time.sleep(0.2)  # (the root's work, while the search beside runs)
+            return MipHint(statuses.pop(0), None, None, 0.0)
+        return run
+
+    monkeypatch.setattr(cs, "_cp_sat_case_line", own)
+    answers = []
+    for beside in (False, True):
+        params = {**base, "line_mip_cp_sat_beside_root": beside}
+        monkeypatch.setattr(cs, "highs_mip", highs(["Infeasible", WORK_LIMIT]))
+        threads.clear()
+        found, notes, spent, cuts = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(),
+                                               CHAPTER2_RULES, params)
+        assert found is not None and check_chapter2(setup.game(rolls), setup, found).won
+        answers.append((found.to_text() if hasattr(found, "to_text") else repr(found), notes, round(spent, 6), cuts))
+        # the case HiGHS found infeasible started a search beside too, cancelled and never taken
+        assert threads == (["speculative-solve", "speculative-solve"] if beside else ["MainThread"])
+    assert answers[0] == answers[1]
+    assert answers[0][1] == "= 0,0,0: Infeasible; = 1,0,0: Work limit reached; = 1,0,0: CP-SAT won"
+    # an earlier turn count's proof by cases running: no search beside, the one after the root
+    params = {**base, "line_mip_cp_sat_beside_root": True}
+    monkeypatch.setattr(cs, "highs_mip", highs(["Infeasible", WORK_LIMIT]))
+    refuted = cs.RefutedCases()
+    refuted.proof_running(len(rolls) - 1, True)
+    threads.clear()
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                    params, refuted=refuted)
+    assert found is not None and threads == ["MainThread"]
+
+
 def test_a_case_highs_leaves_at_its_root_is_searched_by_cp_sat(monkeypatch) -> None:
     """`line_mip_root_only`: in the cases of at most `line_mip_cp_sat_most_extras` 3-pumpkin
     activations HiGHS's line search stops where its search would branch, and a case it leaves

@@ -799,6 +799,17 @@ class RefutedCases:
         self._refuted: set[tuple[int, tuple[int, ...]]] = set()
         self._stops: dict[tuple[int, tuple[int, ...]], list[Callable[[], None]]] = {}
         self._lines_infeasible: dict[int, int] = {}
+        self._proofs: dict[int, int] = {}  # turn count -> proofs by cases running
+
+    def proof_running(self, w: int, running: bool) -> None:
+        """A proof by cases of turn count `w` starts (True) or ends (False)."""
+        with self._lock:
+            self._proofs[w] = self._proofs.get(w, 0) + (1 if running else -1)
+
+    def proofs_running_below(self, w: int) -> bool:
+        """Is a proof by cases of a turn count below `w` running?"""
+        with self._lock:
+            return any(n > 0 for v, n in self._proofs.items() if v < w)
 
     def lines_found_infeasible(self, w: int) -> None:
         """HiGHS found one more case region at turn count `w` infeasible: a sign (floating point,
@@ -1017,63 +1028,85 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             and sum(counts) <= own_most
         asked = False  # HiGHS asked in this case
         no_line = False  # HiGHS found it infeasible, or a completion proved it holds no line
-        for n, exact in enumerate(variants):
-            if task is not None and task.cancelled.is_set():
-                return None, "; ".join(notes) or None, spent, cuts
-            if cases.refuted(w, counts):
-                notes.append(f"{label}: refuted by the cases")
-                break
-            rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
+        # CP-SAT's own search of the case, started at once beside HiGHS's root (`own_search_beside_root`),
+        # taken only where the sequence below asks it: the same answer, sooner
+        started_own: list[Speculation] = []  # (at most one)
 
-            def stop_with(stop: Callable[[], None], counts: tuple[int, ...] | None = counts) -> None:
-                if task is not None:
-                    task.stoppable(stop)
-                cases.watch(w, counts, stop)
+        def start_own(checks: int, counts: tuple[int, ...] | None = counts,
+                      build: Callable[[], RoundModel] = build) -> None:
+            """At HiGHS's root check `checks`: start the own search beside (`own_search_beside_root`)
+            from the `line_mip_cp_sat_beside_root_checks`-th on, unless an earlier turn count's proof
+            by cases is running (the answer's path: the search beside would take its core)."""
+            if started_own or checks < own_after or cases.refuted(w, counts) or cases.proofs_running_below(w) \
+                    or (task is not None and task.cancelled.is_set()):
+                return
+            early = own_search_beside_root(setup, build, solver, params, own_search, task, cases, w, counts)
+            if early is not None:
+                started_own.append(early)
 
-            try:
-                found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
-                                  **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
-                                  stop_with=stop_with if task is not None or refuted is not None else None,
-                                  root_only=root_only)
-            finally:
-                cases.unwatch(w, counts)
-            if found is None:
-                break
-            again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
-            if cases.refuted(w, counts):
-                notes.append(f"{label}{again}: refuted by the cases")
-                break  # (HiGHS stopped, or its solution is of a case without a win)
-            notes.append(f"{label}{again}: {found.status}")
-            asked, no_line = True, no_line or found.status == "Infeasible"
-            if found.status == "Infeasible":
-                cases.lines_found_infeasible(w)
-                if task is not None and not niced and cases.lines_infeasible(w, lines_infeasible_sign(params)):
-                    lower_priority(int(params.get("line_mip_nice", 0) or 0))
-                    niced = True
-            if found.usable is None or (task is not None and task.cancelled.is_set()):
-                break  # (no solution: the next variant is not asked)
-            hint_values(rm.model, found.usable)
-            status, more_cuts, used, line = solve_ordered(rm, setup, solver, per_case if per_case else budget - spent)
-            spent += used
-            cuts += more_cuts
-            if line is not None:
-                return line, "; ".join(notes), spent, cuts
-            if not per_case and spent >= budget:
-                notes.append("CP-SAT's budget spent")
-                return None, "; ".join(notes), spent, cuts
-            if status == "impossible":
-                no_line = True
-                break  # (CP-SAT proved the case holds no line: no other variant can find one)
-        # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case
-        if root_only and asked and not no_line and not cases.refuted(w, counts) \
-                and not (task is not None and task.cancelled.is_set()):
-            status, more_cuts, used, line = _cp_sat_case_line(setup, build, solver, params, own_search, task, cases,
-                                                              w, counts)
-            spent += used
-            cuts += more_cuts
-            notes.append(f"{label}: CP-SAT {status}")
-            if line is not None:
-                return line, "; ".join(notes), spent, cuts
+        own_after = int(params.get("line_mip_cp_sat_beside_root_checks", 0) or 0)
+        try:
+            for n, exact in enumerate(variants):
+                if task is not None and task.cancelled.is_set():
+                    return None, "; ".join(notes) or None, spent, cuts
+                if cases.refuted(w, counts):
+                    notes.append(f"{label}: refuted by the cases")
+                    break
+                rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
+
+                def stop_with(stop: Callable[[], None], counts: tuple[int, ...] | None = counts) -> None:
+                    if task is not None:
+                        task.stoppable(stop)
+                    cases.watch(w, counts, stop)
+
+                try:
+                    found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
+                                      **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
+                                      stop_with=stop_with if task is not None or refuted is not None else None,
+                                      root_only=root_only, at_root_check=start_own if root_only and n == 0 else None)
+                finally:
+                    cases.unwatch(w, counts)
+                if found is None:
+                    break
+                again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
+                if cases.refuted(w, counts):
+                    notes.append(f"{label}{again}: refuted by the cases")
+                    break  # (HiGHS stopped, or its solution is of a case without a win)
+                notes.append(f"{label}{again}: {found.status}")
+                asked, no_line = True, no_line or found.status == "Infeasible"
+                if found.status == "Infeasible":
+                    cases.lines_found_infeasible(w)
+                    if task is not None and not niced and cases.lines_infeasible(w, lines_infeasible_sign(params)):
+                        lower_priority(int(params.get("line_mip_nice", 0) or 0))
+                        niced = True
+                if found.usable is None or (task is not None and task.cancelled.is_set()):
+                    break  # (no solution: the next variant is not asked)
+                hint_values(rm.model, found.usable)
+                status, more_cuts, used, line = solve_ordered(rm, setup, solver, per_case if per_case else budget - spent)
+                spent += used
+                cuts += more_cuts
+                if line is not None:
+                    return line, "; ".join(notes), spent, cuts
+                if not per_case and spent >= budget:
+                    notes.append("CP-SAT's budget spent")
+                    return None, "; ".join(notes), spent, cuts
+                if status == "impossible":
+                    no_line = True
+                    break  # (CP-SAT proved the case holds no line: no other variant can find one)
+            # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case
+            if root_only and asked and not no_line and not cases.refuted(w, counts) \
+                    and not (task is not None and task.cancelled.is_set()):
+                status, more_cuts, used, line = started_own[0].take(("own-search", w, counts)) if started_own \
+                    else _cp_sat_case_line(setup, build, solver, params, own_search, task, cases, w, counts)
+                spent += used
+                cuts += more_cuts
+                notes.append(f"{label}: CP-SAT {status}")
+                if line is not None:
+                    return line, "; ".join(notes), spent, cuts
+        finally:
+            for early in started_own:
+                if not early.taken:
+                    early.cancel(wait=False)
     return None, "; ".join(notes) or None, spent, cuts
 
 
@@ -1093,6 +1126,29 @@ def _cp_sat_case_line(setup: Chapter2, build: Callable[[], RoundModel], solver: 
         return solve_ordered(build(), setup, own, limit)
     finally:
         cases.unwatch(w, counts)
+
+
+def own_search_beside_root(setup: Chapter2, build: Callable[[], RoundModel], solver: cp_model.CpSolver,
+                           params: dict[str, Any], limit: float, task: Speculation | None, cases: RefutedCases,
+                           w: int, counts: tuple[int, ...] | None) -> Speculation | None:
+    """`mip_win`'s own CP-SAT search of a case (`_cp_sat_case_line`), started as a speculative solve
+    while HiGHS's root search of that case runs (`mip_win` calls it at the root's
+    `line_mip_cp_sat_beside_root_checks`-th check), `line_mip_cp_sat_beside_root_nice` steps below
+    the lines' priority (round.toml `line_mip_cp_sat_beside_root`; one CP-SAT worker and a second
+    core), or None. `mip_win` takes its answer exactly where it would have asked that search
+    (HiGHS's root left the case without a win) and cancels it otherwise, so the answer is the one
+    asked in turn. Why: where HiGHS's root finds nothing (bench seeds 11 and 1's winning turn
+    counts, 12-14 s), CP-SAT's search then took 2.6-7.6 det-s more, one core mostly idle meanwhile
+    (measured: seed 11 about 3 s sooner). Its thread is cancelled with the lines' task (`task`)."""
+    if not _on_spare_core(params, "line_mip_cp_sat_beside_root", solver):
+        return None
+    nice = int(params.get("line_mip_cp_sat_beside_root_nice", 0) or 0)
+    early = Speculation(("own-search", w, counts),
+                        lambda own_task: _cp_sat_case_line(setup, build, solver, params, limit, own_task, cases, w,
+                                                           counts), nice=nice)
+    if task is not None:
+        task.stoppable(lambda: early.cancel(wait=False))
+    return early
 
 
 def _line_regions(setup: Chapter2, rolls: Sequence[tuple[int, int]], options: ModelOptions, rules: Sequence[Rule],
@@ -1506,6 +1562,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
 
     if task is not None and beside:
         task.stoppable(stop_beside)
+    if refuted_cases is not None:
+        refuted_cases.proof_running(len(rolls), True)
     try:
         for i, counts in enumerate(cases):
             if budget and sum(c.deterministic_time for c in done) >= budget:
@@ -1522,6 +1580,8 @@ def refute_extras_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], optio
     finally:
         for case_task in running.values():
             case_task.cancel()
+        if refuted_cases is not None:
+            refuted_cases.proof_running(len(rolls), False)
 
 
 def lp_still_useful(q: TurnQuestion) -> bool:
