@@ -1028,8 +1028,9 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             and sum(counts) <= own_most
         asked = False  # HiGHS asked in this case
         no_line = False  # HiGHS found it infeasible, or a completion proved it holds no line
-        # CP-SAT's own search of the case, started at once beside HiGHS's root (`own_search_beside_root`),
-        # taken only where the sequence below asks it: the same answer, sooner
+        # CP-SAT's own search of the case, started beside HiGHS's root at one of its checks
+        # (`start_own`, `own_search_beside_root`), taken only where the sequence below asks it: the
+        # same answer, sooner
         started_own: list[Speculation] = []  # (at most one)
 
         def start_own(checks: int, counts: tuple[int, ...] | None = counts,
