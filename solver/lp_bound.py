@@ -316,6 +316,10 @@ class LpRelaxation:
         self.cons.append(self._constraint(self.rows[-1]))
         return len(self.rows) - 1
 
+    def interrupt(self) -> None:
+        """Stop a GLOP solve running in another thread (it then reaches no optimum: no bound)."""
+        self.solver.InterruptSolve()
+
     def set_bounds(self, i: int, lo: float, hi: float) -> None:
         """Change row i's sides (the next solve starts from the last basis)."""
         self.rows[i] = Row(self.rows[i].coeffs, lo, hi)
@@ -362,6 +366,10 @@ class HighsRelaxation(LpRelaxation):
                               ("presolve", "on" if presolve else "off")):
             self.highs.setOptionValue(option, value)
         self.highs.passModel(highs_lp(self.lo, self.hi, self.rows, self.c))
+
+    def interrupt(self) -> None:
+        """Not interrupted: its iteration limit bounds each solve (HiGHS's own interrupt needs a
+        Python callback at every check, `HandleUserInterrupt`, not worth it on these LPs)."""
 
     def add_row(self, coeffs: dict[int, int], lo: float, hi: float) -> int:
         self.rows.append(Row(dict(coeffs), lo, hi))

@@ -62,6 +62,9 @@ class ExtrasSplit:
     #: 1.3 / 1.2 / 2.7 s, where a second relaxation took 1.1 + 2.7 / 1.1 + 2.5 / 1.8 + 7.2 s
     #: (seed 14's cold LP stopped at GLOP's limit without an optimum; docs/performance.md)
     relaxation: LpRelaxation | None = None
+    #: a speculative stage's cancel (solver/speculate.py): checked before each LP, and a GLOP
+    #: solve running when it is cancelled is interrupted (its answer is dropped then)
+    task: Any = None
     _relaxation: LpRelaxation | None = None
     _row: int | None = None
 
@@ -84,10 +87,14 @@ class ExtrasSplit:
                 self._relaxation = self.relaxation
             else:
                 self._relaxation = self.relaxation_of(rm.model, rm.stars)
+            if self._relaxation is not None and self.task is not None:
+                self.task.stoppable(self._relaxation.interrupt)
             if self._relaxation is not None:
                 self._row = self._relaxation.add_row(extras_terms(rm), k, INF)
         elif self._relaxation is not None:
             self._relaxation.set_bounds(self._row, k, INF)
+        if self.task is not None and self.task.cancelled.is_set():
+            return None  # (cancelled: not kept, and the stage's answer is dropped)
         self.lps[k] = self._relaxation.solve() if self._relaxation is not None else None
         return self.lps[k]
 
@@ -98,6 +105,8 @@ class ExtrasSplit:
         proves the round's leftover in the region of at most one (an early stop there, dropped
         after this measurement, hung on the last digits of two exact bounds of 18)."""
         for k in range(1, self.max_k + 1):
+            if self.task is not None and self.task.cancelled.is_set():
+                return None  # (a cancelled stage's answer is never taken)
             lp = self.lp(k)
             if lp is None:
                 return None

@@ -172,6 +172,51 @@ def test_the_smallest_k_whose_lp_bound_is_at_most_the_stars() -> None:
     assert split.smallest_k(16, strict=True) == (2, split.lps[2])
 
 
+class _Task:
+    """A speculative stage's cancel, as ExtrasSplit reads it (solver/speculate.py's Speculation)."""
+
+    def __init__(self, cancelled: bool = False) -> None:
+        import threading
+
+        self.cancelled = threading.Event()
+        if cancelled:
+            self.cancelled.set()
+        self.stops: list = []
+
+    def stoppable(self, stop) -> None:
+        self.stops.append(stop)
+
+
+def test_a_cancelled_stage_s_split_asks_no_lp() -> None:
+    """A split asked by a cancelled speculative stage (e.g. chapter 2's CP-SAT stage once HiGHS's
+    lines won) answers None at once: no relaxation built, no LP solved."""
+    split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: pytest.fail("an LP was asked"), max_k=3,
+                        relaxation_of=lambda m, o: pytest.fail("a relaxation was built"), task=_Task(cancelled=True))
+    assert split.smallest_k(20) is None
+    assert split.lps == {}
+
+
+def test_a_split_cancelled_while_its_relaxation_is_built_solves_nothing() -> None:
+    """Cancelled during the relaxation's build: the relaxation's interrupt is registered with the
+    task (a GLOP solve running then is stopped), no LP is solved, and nothing is kept."""
+    from solver.solve import lp_options, relaxation_of
+
+    task = _Task()
+    built = []
+
+    def build(m, o):
+        rel = relaxation_of(m, o, {"lp_deterministic_time": 20})
+        rel.solve = lambda: pytest.fail("an LP was solved after the cancel")
+        built.append(rel)
+        task.cancelled.set()  # (the lines won meanwhile)
+        return rel
+
+    split = ExtrasSplit(ROUND, NO_TRICKS, lambda m, o: None, max_k=3, relaxation_of=build,
+                        lp_model_options=lp_options(NO_TRICKS), task=task)
+    assert split.lp(1) is None and split.lps == {}
+    assert len(built) == 1 and task.stops == [built[0].interrupt]
+
+
 def test_an_optimum_proven_by_the_split_verifies() -> None:
     """3 turns, optimum 5 (CP-SAT proves it on the whole model too), whole-model LP bound 6.73
     (no proof), LP bound 5.38 with >= 1 3-pumpkin activation: the split proves "no 6 stars"

@@ -516,14 +516,16 @@ def prefix_questions(setup: Chapter2, rolls: Sequence[tuple[int, int]], most: in
     return []
 
 
-def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any]) -> ExtrasSplit:
+def chapter2_split(setup: Chapter2, base: RoundModel, params: dict[str, Any],
+                   task: Speculation | None = None) -> ExtrasSplit:
     """The proof by cases on 3-pumpkin activations (solver/split.py) over `lp_base`'s model: the
     LP of the lines with at least k of them, k = 1 .. min(split_max_extras, cap // 3) (a winning
-    line spends at most the cap of earned pumpkins, `pumpkins_spent_within_limit`)."""
+    line spends at most the cap of earned pumpkins, `pumpkins_spent_within_limit`). `task`: the
+    speculative stage asking it, whose cancel stops its LPs."""
     most = min(int(params.get("split_max_extras", 0)), cap_of_earned(base.game, setup) // 3)
     return ExtrasSplit(base.game, base.options, lambda mdl, obj: lp_bound_of(mdl, obj, params), max_k=most,
                        relaxation_of=lambda mdl, obj: relaxation_of(mdl, obj, params),
-                       lp_model_options=base.options, base=base)
+                       lp_model_options=base.options, base=base, task=task)
 
 
 def split_region(options: ModelOptions, split_k: int) -> ModelOptions:
@@ -562,7 +564,7 @@ def split_and_solve(setup: Chapter2, rolls: tuple[tuple[int, int], ...], base: R
     split_k: int | None = None
     split_lp = None
     if lp_params is not None and six_stars_everywhere in rules and lp is not None and base is not None:
-        found_k = chapter2_split(setup, base, lp_params).smallest_k(win - 1)
+        found_k = chapter2_split(setup, base, lp_params, task).smallest_k(win - 1)
         if found_k is not None:
             split_k, split_lp = found_k
     if deferred:
