@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import threading
 from functools import lru_cache
 from fractions import Fraction
 
@@ -176,8 +177,6 @@ class _Task:
     """A speculative stage's cancel, as ExtrasSplit reads it (solver/speculate.py's Speculation)."""
 
     def __init__(self, cancelled: bool = False) -> None:
-        import threading
-
         self.cancelled = threading.Event()
         if cancelled:
             self.cancelled.set()
