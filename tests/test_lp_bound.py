@@ -306,10 +306,22 @@ def test_pendulum_s_stars_for_k_numbers_agree_with_the_engine() -> None:
 
 def test_pendulum_s_count_bound_tightens_the_lp() -> None:
     """The hull rows of Pendulum's stars for its #s: on this 2-turn round the LP of Pendulum's
-    own stars is 4.35 with them and 5.59 without (measured), so the bound drops from 5 to 4."""
-    game = make_game(("pendulum", "parks", "libertalia"), [(5, 4), (4, 5)])
+    own stars is 2.72 with them and 3.03 without (measured), so the bound drops from 3 to 2."""
+    game = make_game(("pendulum", "ark-nova", "libertalia"), [(5, 1), (3, 1)])
     rm = RoundModel(game, lp_options(ModelOptions()))
-    assert bound_of(rm.model, rm.realm_stars[0]) == 4
+    assert bound_of(rm.model, rm.realm_stars[0]) == 2
+    plain = RoundModel(game, ModelOptions(free_compensation=True))  # the same LP model without them
+    assert bound_of(plain.model, plain.realm_stars[0]) == 3
+
+
+def test_pendulum_s_marks_and_pays_rows_tighten_the_lp() -> None:
+    """Pendulum's two LP rows in every model: a mark marks exactly its own number, and a space
+    pays at most once per hourglass and only as far as it is outlined. On this 2-turn round the
+    LP of Pendulum's own stars (without the count rows) is 2.80 with both, 3.72 with the marks'
+    row alone, 4.85 with the pays' row alone and 5.59 with neither (measured): the bound is 2."""
+    game = make_game(("pendulum", "parks", "libertalia"), [(5, 4), (4, 5)])
+    plain = RoundModel(game, ModelOptions(free_compensation=True))
+    assert bound_of(plain.model, plain.realm_stars[0]) == 2
 
 
 def test_feast_for_odin_s_stars_for_k_numbers_agree_with_the_engine() -> None:

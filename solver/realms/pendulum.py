@@ -136,6 +136,9 @@ class Pendulum(Realm):
                 m.add(x <= e.val[v])
                 m.add(x >= mark[e.i] + e.val[v] - 1)
                 marks[e.i, v] = x
+            # redundant (LP): a mark marks exactly one number, its own (the rows above bound each
+            # number by the mark alone, so a fractional mark could mark several numbers at once)
+            m.add(sum(marks[e.i, v] for v in range(1, 7)) == mark[e.i])
         for s in S:
             m.add(sum(outline[e.i, s] for e in enc.events) <= 1)  # a space is outlined once
         for v in range(1, 7):
@@ -147,6 +150,7 @@ class Pendulum(Realm):
         marked_upto = {v: 0 for v in range(1, 7)}
         done_prev = [enc.false for _ in G]
         completes_any: list = []
+        paid: dict[int, list] = {s: [] for s in S}  # (space) -> its pays
         for e in enc.events:
             for v in range(1, 7):
                 marked_upto[v] = marked_upto[v] + marks[e.i, v]
@@ -168,6 +172,7 @@ class Pendulum(Realm):
                 m.add(pay <= comp)
                 m.add(pay <= outlined_before[s])
                 m.add(pay >= comp + outlined_before[s] - 1)
+                paid[s].append(pay)
                 for k in self.spaces[s]:
                     if k in KINDS:
                         enc.add_gain(e, k, pay)
@@ -178,6 +183,12 @@ class Pendulum(Realm):
         # redundant (LP): stars come from hourglass completions (one per hourglass), each paying
         # at most the star spaces, and need those spaces outlined
         n_comp = sum(completes_any)
+        # redundant (LP): a space pays at most once per hourglass, and only when outlined. Each
+        # pay alone is at most its event's completion and the space's outline so far, so small
+        # completions at many events paid a barely outlined space about once per hourglass:
+        # bench seed 3's W 8 case LP (docs/campaign-chapter2.md) earned 16 resources here, not 6
+        for s in S:
+            m.add(sum(paid[s]) <= len(self.hourglasses) * sum(outline[e.i, s] for e in enc.events))
         m.add(n_comp <= len(self.hourglasses))
         m.add(enc.stars <= len(star_spaces) * n_comp)
         m.add(enc.stars <= len(self.hourglasses) * sum(outline[e.i, s] for e in enc.events for s in star_spaces))
