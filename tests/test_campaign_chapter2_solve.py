@@ -702,7 +702,7 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
         models.append(model)
         return MipHint("Optimal", (0,) * len(model.proto.variables), 0.0, 0.0)
 
-    def complete(rm, setup_, solver, budget):
+    def complete(rm, setup_, solver, budget, rehint=False):
         completions.append("tried")
         return ("won", 0, 0.1, "a line") if len(completions) == 2 else ("unknown", 1, 0.1, None)
 
@@ -753,6 +753,33 @@ def test_no_hint_after_the_lines(monkeypatch) -> None:
     assert q.status == "won" and q.hint == "Optimal" and asked == [1]
 
 
+@pytest.mark.parametrize("rehint", [True, False])
+def test_a_re_solve_after_a_cut_is_hinted_with_the_solution_cut_off(monkeypatch, rehint: bool) -> None:
+    """`solve_ordered` with `rehint` (`mip_win`'s completions, round.toml `line_mip_rehint`):
+    after a solution the order search cannot play (faked here: it fails once) is cut off, the
+    model's hint is that solution, so that the re-solve starts near it; without, the hint is
+    left as it was (none here)."""
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rm = build_chapter2(setup, ((1, 2), (3, 4), (5, 6)))
+    solver = cs.make_solver(cs.load_params("target"), 5.0, 1)
+    seen: list[tuple[int, ...]] = []
+
+    def order(game, setup_, turn_sets):
+        seen.append(tuple(solver.response_proto.solution))
+        # (the last turn's play cut off: the exact solution, other wins stay)
+        return len(turn_sets) - 1 if len(seen) == 1 else order_chapter2(game, setup_, turn_sets)
+
+    monkeypatch.setattr(cs, "order_chapter2", order)
+    status, cuts, _, line = cs.solve_ordered(rm, setup, solver, 5.0, rehint=rehint)
+    assert status == "won" and cuts == 1 and line is not None
+    hint = rm.model.proto.solution_hint
+    if rehint:
+        assert list(hint.vars) == list(range(len(seen[0]))) and tuple(hint.values) == seen[0]
+    else:
+        assert not hint.vars
+
+
 def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     """A question CP-SAT leaves unknown asks HiGHS for a first solution of the lines with at most k
     3-pumpkin activations (`mip_win`, `line_mip_regions`); CP-SAT completes it into a won line
@@ -762,9 +789,9 @@ def test_highs_line_wins_where_cp_sat_stopped(monkeypatch) -> None:
     real = cs.solve_ordered
     calls: list[int | None] = []
 
-    def first_unknown(rm, setup, solver, budget):
+    def first_unknown(rm, setup, solver, budget, rehint=False):
         calls.append(rm.options.max_total_extras)
-        return ("unknown", 0, 0.0, None) if len(calls) == 1 else real(rm, setup, solver, budget)
+        return ("unknown", 0, 0.0, None) if len(calls) == 1 else real(rm, setup, solver, budget, rehint)
 
     monkeypatch.setattr(cs, "solve_ordered", first_unknown)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
@@ -863,9 +890,9 @@ def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
     real = cs.solve_ordered
     calls: list[int | None] = []
 
-    def solve(rm, setup, solver, budget):
+    def solve(rm, setup, solver, budget, rehint=False):
         calls.append(rm.options.max_total_extras)
-        return real(rm, setup, solver, budget)
+        return real(rm, setup, solver, budget, rehint)
 
     monkeypatch.setattr(cs, "solve_ordered", solve)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
@@ -1484,9 +1511,9 @@ def test_ladder_proves_its_unknown_turns_after_the_win(monkeypatch) -> None:
     real_solve, real_cases = cs.solve_ordered, cs.refute_extras_cases
     order: list[str] = []
 
-    def solve(rm, setup, solver, budget):
+    def solve(rm, setup, solver, budget, rehint=False):
         order.append(f"solve {rm.game.turns}")
-        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget)
+        return ("unknown", 0, 0.0, None) if rm.game.turns == 2 else real_solve(rm, setup, solver, budget, rehint)
 
     def cases(setup, rolls, *a):
         order.append(f"cases {len(rolls)}")
@@ -1509,8 +1536,8 @@ def _cp_sat_unknown_at(monkeypatch, turns: set[int]) -> None:
     """CP-SAT's solves (`solve_ordered`) of the models of these turn counts stubbed to end unknown
     (no det-s), so that those questions need their proof by cases; the others solve as ever."""
     real = cs.solve_ordered
-    monkeypatch.setattr(cs, "solve_ordered", lambda rm, setup, solver, budget: ("unknown", 0, 0.0, None)
-                        if rm.game.turns in turns else real(rm, setup, solver, budget))
+    monkeypatch.setattr(cs, "solve_ordered", lambda rm, setup, solver, budget, rehint=False: ("unknown", 0, 0.0, None)
+                        if rm.game.turns in turns else real(rm, setup, solver, budget, rehint))
 
 
 def _won_at_3_with(monkeypatch, setup: Chapter2, settings: dict) -> list[tuple]:

@@ -930,10 +930,15 @@ def settle_ladder(setup: Chapter2, rolls: Sequence[tuple[int, int]], questions: 
 
 
 def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
-                  budget: float | None) -> tuple[str, int, float, Chapter2Line | None]:
+                  budget: float | None, rehint: bool = False) -> tuple[str, int, float, Chapter2Line | None]:
     """CP-SAT on `rm` within `budget` deterministic seconds in all: each solution's turn sets
     ordered by `order_chapter2`; one it cannot order is cut off (`forbid_history`) and the model
-    solved again. Returns (won | impossible | unknown, cuts, deterministic seconds, the line)."""
+    solved again. Returns (won | impossible | unknown, cuts, deterministic seconds, the line).
+
+    `rehint`: each re-solve after a cut is hinted with the solution just cut off (its other turns
+    are likely still right) instead of the model's first hint (`mip_win`'s completions of HiGHS's
+    solution, round.toml `line_mip_rehint`). A hint only steers the search: the answers are the
+    same kind, the path differs."""
     spent, cuts = 0.0, 0
     saved = solver.parameters.max_deterministic_time
     if budget:
@@ -952,6 +957,8 @@ def solve_ordered(rm: RoundModel, setup: Chapter2, solver: cp_model.CpSolver,
             cuts += 1
             if cuts > MAX_CUTS or (budget and spent >= budget):
                 return "unknown", cuts, spent, None
+            if rehint:
+                hint_values(rm.model, tuple(solver.response_proto.solution))
             rm.forbid_history(solver, found)
             if budget:
                 solver.parameters.max_deterministic_time = max(0.1, budget - spent)
@@ -1085,7 +1092,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 if found.usable is None or (task is not None and task.cancelled.is_set()):
                     break  # (no solution: the next variant is not asked)
                 hint_values(rm.model, found.usable)
-                status, more_cuts, used, line = solve_ordered(rm, setup, solver, per_case if per_case else budget - spent)
+                status, more_cuts, used, line = solve_ordered(rm, setup, solver, per_case if per_case else budget - spent,
+                                                              rehint=bool(params.get("line_mip_rehint", False)))
                 spent += used
                 cuts += more_cuts
                 if line is not None:
