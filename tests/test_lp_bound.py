@@ -324,6 +324,22 @@ def test_pendulum_s_marks_and_pays_rows_tighten_the_lp() -> None:
     assert bound_of(plain.model, plain.realm_stars[0]) == 2
 
 
+def test_scythe_s_value_row_keeps_a_fractional_value_to_one_cell() -> None:
+    """Scythe's LP row (the LP bounds' model only, `lp_rows`): the cells showing v are marked
+    val[v] times in all. Without it the LP marks both cells showing 5 (top and bottom) with half
+    a 5 each, so their marks exceed the 5's share by 0.5 (measured); with it by nothing."""
+    game = make_game(("scythe", "libertalia", "wurfelwelten"), [(5, 2)])
+    scythe = get_realm("scythe")
+    top, bottom = scythe.top.index(5) + 1, scythe.bottom.index(5) + 1
+    for rows, most in ((True, 0.0), (False, 0.5)):
+        rm = RoundModel(game, dataclasses.replace(lp_options(ModelOptions()), lp_rows=rows))
+        named = {v.name: i for i, v in enumerate(rm.model.proto.variables)}
+        var = lambda name: rm.model.get_int_var_from_proto_index(named[name])  # noqa: E731
+        excess = (var(f"scythe.mark[t1,scythe#1,top,column{top}]") + var(f"scythe.mark[t1,scythe#1,bottom,column{bottom}]")
+                  - var("value[t1,scythe#1]=5"))
+        assert abs(lp_upper_bound(rm.model, excess).lp_value - most) < 1e-6
+
+
 def test_feast_for_odin_s_stars_for_k_numbers_agree_with_the_engine() -> None:
     """Feast for Odin's card-derived bound (a piece covers at most one star square, an island
     needs 3 pieces: k #s, at most k stars) is what the engine finds for up to 2 #s. (For 3 #s it
