@@ -134,8 +134,8 @@ class Scythe(Realm):
                 # are marked val[v] times in all (each implication alone let a fractional value v
                 # mark both its top and its bottom cell)
                 for v in range(1, 7):
-                    m.add(sum(x for (ei, c, row), x in mark.items() if ei == e.i
-                              and (self.bottom[c] if row == "bottom" else self.top[c]) == v) == e.val[v])
+                    m.add(sum(mark[e.i, c, row] for c in C for row in rows
+                              if (self.bottom[c] if row == "bottom" else self.top[c]) == v) == e.val[v])
         # each cell is marked at most once (mark=both marks the top and the bottom cell)
         top_marks = {c: [mark[e.i, c, r] for e in enc.events for r in rows if r in ("top", "both")] for c in C}
         bottom_marks = {c: [mark[e.i, c, r] for e in enc.events for r in rows if r in ("bottom", "both")] for c in C}
