@@ -87,9 +87,9 @@ class ExtrasSplit:
                 self._relaxation = self.relaxation
             else:
                 self._relaxation = self.relaxation_of(rm.model, rm.stars)
-            if self._relaxation is not None and self.task is not None:
-                self.task.stoppable(self._relaxation.interrupt)
             if self._relaxation is not None:
+                if self.task is not None:
+                    self.task.stoppable(self._relaxation.interrupt)
                 self._row = self._relaxation.add_row(extras_terms(rm), k, INF)
         elif self._relaxation is not None:
             self._relaxation.set_bounds(self._row, k, INF)
