@@ -691,7 +691,7 @@ def test_line_search_asks_the_next_exactness_only_after_a_failed_completion(monk
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "line_mip_regions": [0]}
+    params = {**cs.load_params("target"), "line_mip_cp_sat_first": 0.0, "line_mip_regions": [0]}
     assert params["line_mip_exactness"] == [["caps", "ors"], ["caps"]]
     asked: list[tuple[bool, bool]] = []
     completions: list[str] = []
@@ -897,7 +897,7 @@ def test_highs_lines_first_once_the_lp_reaches_the_win(monkeypatch) -> None:
     monkeypatch.setattr(cs, "solve_ordered", solve)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "line_mip_regions": [0, 1]}
+    params = {**cs.load_params("target"), "line_mip_cp_sat_first": 0.0, "line_mip_regions": [0, 1]}
     assert params["line_mip_first"]
     q = cs.ask_turn(setup, rolls, 3, cs.make_solver(params, 20.0, 1), lp_params=params, hint_params=params)
     assert q.status == "won" and q.method == "line-mip" and q.hint is None and q.split_k is None
@@ -1756,6 +1756,51 @@ def test_a_cancelled_proof_by_cases_cancels_the_cases_beside(monkeypatch) -> Non
     assert time.perf_counter() - t0 < 10 and stopped == [True, True]
 
 
+def test_own_search_first_is_the_answer_on_any_machine(monkeypatch) -> None:
+    """`line_mip_cp_sat_first`: CP-SAT's own search of the first case without 3-pumpkin
+    activations is asked before HiGHS there: on a spare core beside HiGHS's root, which it stops
+    once it wins; without one, before HiGHS is asked at all. The same line, notes, det-s and cuts
+    either way. With the setting 0, HiGHS's root is asked first and the own search after it."""
+    from solver.mip_hint import WORK_LIMIT, MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    base = {**cs.load_params("target"), "line_mip_regions": [0, 1], "line_mip_root_only": True,
+            "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_most_extras": 0,
+            "line_mip_cp_sat_beside_root": True, "line_mip_cp_sat_first": 3.0}
+    roots: list[threading.Event] = []
+
+    def highs(model, *a, stop_with=None, **k):
+        stopped = threading.Event()
+        roots.append(stopped)
+        if stop_with is not None:
+            stop_with(stopped.set)
+            stopped.wait(30)  # (HiGHS's root, running until it is stopped)
+        return MipHint(WORK_LIMIT, None, None, 0.0)
+
+    monkeypatch.setattr(cs, "highs_mip", highs)
+    answers = []
+    for spare in (True, False):
+        monkeypatch.setattr(cs, "spare_core", lambda spare=spare: spare)
+        roots.clear()
+        t0 = time.perf_counter()
+        found, notes, spent, cuts = cs.mip_win(setup, rolls, cs.make_solver(base, 5.0, 1), ModelOptions(),
+                                               CHAPTER2_RULES, base)
+        assert found is not None and check_chapter2(setup.game(rolls), setup, found).won
+        answers.append((repr(found), notes, round(spent, 6), cuts))
+        if spare:  # HiGHS's root started beside and was stopped by the search's win
+            assert len(roots) == 1 and roots[0].is_set() and time.perf_counter() - t0 < 30
+        else:
+            assert roots == []
+    assert answers[0] == answers[1]
+    assert answers[0][1] == "= 0,0,0: CP-SAT's own search first won"
+    params = {**base, "line_mip_cp_sat_first": 0.0, "line_mip_cp_sat_beside_root": False}
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                    params)
+    assert found is not None and notes == "= 0,0,0: Work limit reached; = 0,0,0: CP-SAT won"
+
+
 def test_own_search_beside_the_root_gives_the_same_answer(monkeypatch) -> None:
     """`line_mip_cp_sat_beside_root`: CP-SAT's own search of a case starts beside HiGHS's root at
     its `line_mip_cp_sat_beside_root_checks`-th check (on a thread of its own) and is taken only
@@ -1768,7 +1813,8 @@ def test_own_search_beside_the_root_gives_the_same_answer(monkeypatch) -> None:
     monkeypatch.setattr(cs, "spare_core", lambda: True)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    base = {**cs.load_params("target"), "line_mip_regions": [0, 1], "line_mip_root_only": True,
+    base = {**cs.load_params("target"), "line_mip_cp_sat_first": 0.0, "line_mip_regions": [0, 1],
+            "line_mip_root_only": True,
             "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_most_extras": 1,
             "line_mip_cp_sat_beside_root_checks": 2}
     threads: list[str] = []
@@ -1824,7 +1870,8 @@ def test_a_case_highs_leaves_at_its_root_is_searched_by_cp_sat(monkeypatch) -> N
     monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
     setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
     rolls = ((5, 4), (4, 3), (4, 3))
-    params = {**cs.load_params("target"), "line_mip_regions": [0, 1], "line_mip_root_only": True,
+    params = {**cs.load_params("target"), "line_mip_cp_sat_first": 0.0, "line_mip_regions": [0, 1],
+              "line_mip_root_only": True,
               "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_linearization_level": 0,
               "line_mip_cp_sat_most_extras": 1}
     roots: list[bool] = []

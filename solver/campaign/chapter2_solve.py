@@ -1014,27 +1014,141 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
     session): HiGHS finds the bench's fast wins at its root (3-10 s), the slow ones in its tree
     (102-399 nodes, 15-108 s), all in the case without 3-pumpkin activations, which CP-SAT at
     level 0 finds in 2.4-8.5 det-s. In every case, it cost bench seed 0's W 10 four futile searches
-    (40 det-s), and the bench's budget then stopped its ladder before its win at 11."""
-    nodes = int(params.get("line_mip_max_nodes", 0) or 0)
-    if nodes <= 0:
+    (40 det-s), and the bench's budget then stopped its ladder before its win at 11.
+
+    `line_mip_cp_sat_first`: in the first such case, that own search is asked first, for that many
+    det-s (`OwnSearchFirst`: beside HiGHS's root on a spare core, its win taken first, so the
+    answer is the sequential one)."""
+    if int(params.get("line_mip_max_nodes", 0) or 0) <= 0:
         return None, None, 0.0, 0
+    if task is not None:
+        task.solver(solver)
+    cases = refuted if refuted is not None else RefutedCases()  # (none: nothing is refuted)
+    first = OwnSearchFirst(setup, solver, params, task, cases, len(rolls))
+    try:
+        return _line_cases(setup, rolls, solver, options, rules, params, task, refuted, cases, first)
+    finally:
+        first.cancel()
+
+
+class OwnSearchFirst:
+    """CP-SAT's own search (`_cp_sat_case_line`) of `mip_win`'s first case without 3-pumpkin
+    activations, at most `line_mip_cp_sat_first` det-s, asked before HiGHS in that case: on a spare
+    core (`line_mip_cp_sat_beside_root`) started when the case starts, beside HiGHS's root, at
+    `line_mip_cp_sat_first_nice` steps below the lines' priority; without one, asked there and then.
+    Its win is the lines' answer (HiGHS is stopped then), and any other win is taken only once it
+    ended without one, so the answer is the one a sequential "this search first, then HiGHS" gives,
+    on any machine. Why: its level-0 search wins in 0.5-2.9 det-s where HiGHS's root runs 3-13 s
+    (bench seeds 7, 9, 11; docs/campaign-chapter2.md, sixty-seventh session)."""
+
+    def __init__(self, setup: Chapter2, solver: cp_model.CpSolver, params: dict[str, Any],
+                 task: Speculation | None, cases: RefutedCases, w: int) -> None:
+        self.setup, self.solver, self.params, self.task, self.cases, self.w = setup, solver, params, task, cases, w
+        self.limit = float(params.get("line_mip_cp_sat_first", 0) or 0)
+        self.started = False
+        self.run: Speculation | None = None
+        self.counts: tuple[int, ...] | None = None
+        self.notes_before = 0  # the lines' notes when it started (its win's notes: those and its own)
+        self._stops: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._won = threading.Event()
+        self.answer: tuple[str, int, float, Chapter2Line | None] | None = None
+
+    def start(self, counts: tuple[int, ...] | None, build: Callable[[], RoundModel], notes: int) -> None:
+        """Ask it in this case (`notes`: the count of the lines' notes so far), once."""
+        if self.limit <= 0 or self.started:
+            return
+        self.started, self.counts, self.notes_before = True, counts, notes
+        if not _on_spare_core(self.params, "line_mip_cp_sat_beside_root", self.solver):
+            self.answer = _cp_sat_case_line(self.setup, build, self.solver, self.params, self.limit, self.task,
+                                            self.cases, self.w, counts)
+            return
+
+        def search(own_task: Speculation) -> tuple[str, int, float, Chapter2Line | None]:
+            got = _cp_sat_case_line(self.setup, build, self.solver, self.params, self.limit, own_task, self.cases,
+                                    self.w, counts)
+            if got[3] is not None:
+                self._won.set()
+                with self._lock:
+                    stops = list(self._stops)
+                for stop in stops:
+                    stop()
+            return got
+
+        self.run = Speculation(("own-first", self.w, counts), search,
+                               nice=int(self.params.get("line_mip_cp_sat_first_nice", 0) or 0))
+        if self.task is not None:
+            run = self.run
+            self.task.stoppable(lambda: run.cancel(wait=False))
+
+    def running(self, counts: tuple[int, ...] | None) -> bool:
+        """Is this the case of the search, still running? (A time choice only.)"""
+        return self.run is not None and counts == self.counts and not self.run.done()
+
+    def stoppable(self, stop: Callable[[], None]) -> None:
+        """A later search (HiGHS's) to stop once this one wins."""
+        with self._lock:
+            self._stops.append(stop)
+
+    def won(self, wait: bool) -> tuple[str, int, float, Chapter2Line | None] | None:
+        """Its answer (status, cuts, det-s, line) when it won, else None; with `wait`, waiting
+        for it to end (else a running search is None)."""
+        if self.answer is None and self.run is not None:
+            if not wait and not self._won.is_set():
+                return None
+            self.answer = self.run.take(("own-first", self.w, self.counts))
+        return self.answer if self.answer is not None and self.answer[3] is not None else None
+
+    def drop(self, counts: tuple[int, ...] | None) -> None:
+        """HiGHS found this search's case infeasible: the search is stopped and its answer dropped,
+        as the line search trusts HiGHS's "infeasible" everywhere (the case holds no win, so the
+        search can only find nothing; were HiGHS ever wrong there, a win it had found first would
+        be taken)."""
+        if self.run is not None and counts == self.counts and not self._won.is_set():
+            self.run.cancel(wait=False)
+            self.answer = ("impossible", 0, 0.0, None)
+
+    def cancel(self) -> None:
+        """Stop it if it still runs (the lines are answered, or cancelled)."""
+        if self.run is not None and not self.run.taken:
+            self.run.cancel(wait=False)
+
+
+def _line_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.CpSolver, options: ModelOptions,
+                rules: Sequence[Rule], params: dict[str, Any], task: Speculation | None,
+                refuted: RefutedCases | None, cases: RefutedCases,
+                first: OwnSearchFirst) -> tuple[Chapter2Line | None, str | None, float, int]:
+    """`mip_win`'s search, case by case (its docstring), with `first` asked before HiGHS in the
+    first case without 3-pumpkin activations. Returns (the line, notes, det-s, cuts)."""
+    nodes = int(params.get("line_mip_max_nodes", 0) or 0)
     own_search = float(params.get("line_mip_cp_sat_deterministic_time", 0) or 0)  # CP-SAT searches ...
     own_most = int(params.get("line_mip_cp_sat_most_extras", 0) or 0)  # ... the cases of at most this many
     win = stars_to_win(setup)
     budget = float(params.get("line_mip_deterministic_time", 15.0))  # CP-SAT's completions, in all ...
     per_case = float(params.get("line_mip_case_deterministic_time", 0) or 0)  # ... or each (0: the budget)
+    variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
     notes: list[str] = []
     spent, cuts = 0.0, 0
-    if task is not None:
-        task.solver(solver)
     w = len(rolls)
-    cases = refuted if refuted is not None else RefutedCases()  # (none: nothing is refuted)
-    variants = [frozenset(v) for v in params.get("line_mip_exactness", [[]])] or [frozenset()]
     niced = False  # (a task's thread lowered once)
+
+    def done(line: Chapter2Line | None) -> tuple[Chapter2Line | None, str | None, float, int]:
+        """The answer: `first`'s win (waited for) with the notes and det-s of asking it first, else `line`."""
+        got = first.won(wait=True)
+        if got is not None:
+            said = notes[:first.notes_before] + ["= " + ",".join(map(str, first.counts or ())) +
+                                                 ": CP-SAT's own search first won"]
+            return got[3], "; ".join(said), got[2], got[1]
+        return line, "; ".join(notes) or None, spent, cuts
+
     for label, counts, build in _line_regions(setup, rolls, options, rules, params):
         # HiGHS stops where its search would branch in a case CP-SAT's own search then takes
         root_only = own_search > 0 and bool(params.get("line_mip_root_only", False)) and counts is not None \
             and sum(counts) <= own_most
+        if root_only and not cases.refuted(w, counts) and not (task is not None and task.cancelled.is_set()):
+            first.start(counts, build, len(notes))
+        if first.won(wait=False) is not None:
+            return done(None)
         asked = False  # HiGHS asked in this case
         no_line = False  # HiGHS found it infeasible, or a completion proved it holds no line
         # CP-SAT's own search of the case, started beside HiGHS's root at one of its checks
@@ -1048,8 +1162,8 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
             from the `line_mip_cp_sat_beside_root_checks`-th on, unless an earlier turn count's proof
             by cases is running (the answer's path: the search beside would take its core)."""
             if started_own or checks < own_after or cases.refuted(w, counts) or cases.proofs_running_below(w) \
-                    or (task is not None and task.cancelled.is_set()):
-                return
+                    or first.running(counts) or (task is not None and task.cancelled.is_set()):
+                return  # (while the first search of this case runs, the same search would repeat it)
             early = own_search_beside_root(setup, build, solver, params, own_search, task, cases, w, counts)
             if early is not None:
                 started_own.append(early)
@@ -1058,13 +1172,14 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
         try:
             for n, exact in enumerate(variants):
                 if task is not None and task.cancelled.is_set():
-                    return None, "; ".join(notes) or None, spent, cuts
+                    return done(None)
                 if cases.refuted(w, counts):
                     notes.append(f"{label}: refuted by the cases")
                     break
                 rm = build()  # (each variant on a fresh model: the last completion's cuts steer HiGHS elsewhere)
 
                 def stop_with(stop: Callable[[], None], counts: tuple[int, ...] | None = counts) -> None:
+                    first.stoppable(stop)
                     if task is not None:
                         task.stoppable(stop)
                     cases.watch(w, counts, stop)
@@ -1072,10 +1187,13 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 try:
                     found = highs_mip(rm.model, rm.stars, nodes, objective_bound=win, first_solution=True,
                                       **line_mip_limits(params), exact_caps="caps" in exact, exact_ors="ors" in exact,
-                                      stop_with=stop_with if task is not None or refuted is not None else None,
+                                      stop_with=stop_with if task is not None or refuted is not None or first.limit > 0
+                                      else None,
                                       root_only=root_only, at_root_check=start_own if root_only and n == 0 else None)
                 finally:
                     cases.unwatch(w, counts)
+                if first.won(wait=False) is not None:
+                    return done(None)
                 if found is None:
                     break
                 again = f" (again, exact: {'+'.join(sorted(exact)) or 'none'})" if n else ""
@@ -1085,6 +1203,7 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 notes.append(f"{label}{again}: {found.status}")
                 asked, no_line = True, no_line or found.status == "Infeasible"
                 if found.status == "Infeasible":
+                    first.drop(counts)
                     cases.lines_found_infeasible(w)
                     if task is not None and not niced and cases.lines_infeasible(w, lines_infeasible_sign(params)):
                         lower_priority(int(params.get("line_mip_nice", 0) or 0))
@@ -1096,11 +1215,11 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                                                               rehint=bool(params.get("line_mip_rehint", False)))
                 spent += used
                 cuts += more_cuts
-                if line is not None:
-                    return line, "; ".join(notes), spent, cuts
+                if line is not None or first.won(wait=False) is not None:
+                    return done(line)
                 if not per_case and spent >= budget:
                     notes.append("CP-SAT's budget spent")
-                    return None, "; ".join(notes), spent, cuts
+                    return done(None)
                 if status == "impossible":
                     no_line = True
                     break  # (CP-SAT proved the case holds no line: no other variant can find one)
@@ -1113,12 +1232,12 @@ def mip_win(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_model.
                 cuts += more_cuts
                 notes.append(f"{label}: CP-SAT {status}")
                 if line is not None:
-                    return line, "; ".join(notes), spent, cuts
+                    return done(line)
         finally:
             for early in started_own:
                 if not early.taken:
                     early.cancel(wait=False)
-    return None, "; ".join(notes) or None, spent, cuts
+    return done(None)
 
 
 def _cp_sat_case_line(setup: Chapter2, build: Callable[[], RoundModel], solver: cp_model.CpSolver,
