@@ -1048,17 +1048,19 @@ class OwnSearchFirst:
         self.started = False
         self.run: Speculation | None = None
         self.counts: tuple[int, ...] | None = None
-        self.notes_before = 0  # the lines' notes when it started (its win's notes: those and its own)
+        self.before: tuple[int, float, int] = (0, 0.0, 0)  # the lines' notes, det-s and cuts when it started
         self._stops: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._won = threading.Event()
         self.answer: tuple[str, int, float, Chapter2Line | None] | None = None
 
-    def start(self, counts: tuple[int, ...] | None, build: Callable[[], RoundModel], notes: int) -> None:
-        """Ask it in this case (`notes`: the count of the lines' notes so far), once."""
+    def start(self, counts: tuple[int, ...] | None, build: Callable[[], RoundModel],
+              before: tuple[int, float, int]) -> None:
+        """Ask it in this case, once (`before`: the count of the lines' notes, their det-s and cuts so
+        far, which its win's answer keeps)."""
         if self.limit <= 0 or self.started:
             return
-        self.started, self.counts, self.notes_before = True, counts, notes
+        self.started, self.counts, self.before = True, counts, before
         if not _on_spare_core(self.params, "line_mip_cp_sat_beside_root", self.solver):
             self.answer = _cp_sat_case_line(self.setup, build, self.solver, self.params, self.limit, self.task,
                                             self.cases, self.w, counts)
@@ -1133,12 +1135,13 @@ def _line_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_mo
     niced = False  # (a task's thread lowered once)
 
     def done(line: Chapter2Line | None) -> tuple[Chapter2Line | None, str | None, float, int]:
-        """The answer: `first`'s win (waited for) with the notes and det-s of asking it first, else `line`."""
+        """The answer: `first`'s win (waited for) with the notes, det-s and cuts of asking it first,
+        else `line`."""
         got = first.won(wait=True)
         if got is not None:
-            said = notes[:first.notes_before] + ["= " + ",".join(map(str, first.counts or ())) +
-                                                 ": CP-SAT's own search first won"]
-            return got[3], "; ".join(said), got[2], got[1]
+            n, spent_before, cuts_before = first.before
+            said = notes[:n] + ["= " + ",".join(map(str, first.counts or ())) + ": CP-SAT's own search first won"]
+            return got[3], "; ".join(said), spent_before + got[2], cuts_before + got[1]
         return line, "; ".join(notes) or None, spent, cuts
 
     for label, counts, build in _line_regions(setup, rolls, options, rules, params):
@@ -1146,7 +1149,7 @@ def _line_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_mo
         root_only = own_search > 0 and bool(params.get("line_mip_root_only", False)) and counts is not None \
             and sum(counts) <= own_most
         if root_only and not cases.refuted(w, counts) and not (task is not None and task.cancelled.is_set()):
-            first.start(counts, build, len(notes))
+            first.start(counts, build, (len(notes), spent, cuts))
         if first.won(wait=False) is not None:
             return done(None)
         asked = False  # HiGHS asked in this case
