@@ -1801,6 +1801,50 @@ def test_own_search_first_is_the_answer_on_any_machine(monkeypatch) -> None:
     assert found is not None and notes == "= 0,0,0: Work limit reached; = 0,0,0: CP-SAT won"
 
 
+def test_the_search_asked_first_is_not_asked_again_after_the_root(monkeypatch) -> None:
+    """Where HiGHS's root leaves the case first asked of CP-SAT's own search (`line_mip_cp_sat_first`),
+    the own search after the root waits for that one: its win is the answer, and it is not asked
+    again when the first one's limit was already the own search's (the same search would fail
+    again); with a smaller first limit it is asked after the root as before."""
+    from solver.mip_hint import WORK_LIMIT, MipHint
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    base = {**cs.load_params("target"), "line_mip_regions": [0], "line_mip_root_only": True,
+            "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_most_extras": 0,
+            "line_mip_cp_sat_beside_root": True}
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint(WORK_LIMIT, None, None, 0.0))  # (at once)
+    original = cs._cp_sat_case_line
+    limits: list[float] = []
+
+    def failing(setup, build, solver, params, limit, *a):
+        limits.append(limit)
+        time.sleep(0.3)  # (still running when HiGHS's root has ended)
+        return "unknown", 0, limit, None
+
+    monkeypatch.setattr(cs, "_cp_sat_case_line", failing)
+    for first, asked in ((10.0, [10.0]), (3.0, [3.0, 10.0])):
+        limits.clear()
+        params = {**base, "line_mip_cp_sat_first": first}
+        found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(),
+                                        CHAPTER2_RULES, params)
+        assert found is None and limits == asked
+    # a win of the search asked first, ending after the root: the answer, the search not asked again
+    limits.clear()
+
+    def counted(*a, **k):
+        limits.append(a[4])
+        return original(*a, **k)
+
+    monkeypatch.setattr(cs, "_cp_sat_case_line", counted)
+    params = {**base, "line_mip_cp_sat_first": 10.0}
+    found, notes, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                    params)
+    assert found is not None and limits == [10.0] and notes == "= 0,0,0: CP-SAT's own search first won"
+
+
 def test_own_search_beside_the_root_gives_the_same_answer(monkeypatch) -> None:
     """`line_mip_cp_sat_beside_root`: CP-SAT's own search of a case starts beside HiGHS's root at
     its `line_mip_cp_sat_beside_root_checks`-th check (on a thread of its own) and is taken only

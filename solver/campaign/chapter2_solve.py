@@ -1083,6 +1083,10 @@ class OwnSearchFirst:
             run = self.run
             self.task.stoppable(lambda: run.cancel(wait=False))
 
+    def asked(self, counts: tuple[int, ...] | None) -> bool:
+        """Was it asked in this case?"""
+        return self.started and counts == self.counts
+
     def running(self, counts: tuple[int, ...] | None) -> bool:
         """Is this the case of the search, still running? (A time choice only.)"""
         return self.run is not None and counts == self.counts and not self.run.done()
@@ -1226,8 +1230,16 @@ def _line_cases(setup: Chapter2, rolls: Sequence[tuple[int, int]], solver: cp_mo
                 if status == "impossible":
                     no_line = True
                     break  # (CP-SAT proved the case holds no line: no other variant can find one)
-            # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case
-            if root_only and asked and not no_line and not cases.refuted(w, counts) \
+            # no win from HiGHS's solutions (none, or none completed): CP-SAT's own search of the case,
+            # unless the search asked first in this case won (its answer) or was that search already
+            # (its limit at least the own search's: the same search again could only fail again)
+            if root_only and asked and not no_line and first.asked(counts):
+                if first.won(wait=True) is not None:
+                    return done(None)
+                repeat = first.limit >= own_search
+            else:
+                repeat = False
+            if root_only and asked and not no_line and not repeat and not cases.refuted(w, counts) \
                     and not (task is not None and task.cancelled.is_set()):
                 status, more_cuts, used, line = started_own[0].take(("own-search", w, counts)) if started_own \
                     else _cp_sat_case_line(setup, build, solver, params, own_search, task, cases, w, counts)
