@@ -1845,6 +1845,53 @@ def test_the_search_asked_first_is_not_asked_again_after_the_root(monkeypatch) -
     assert found is not None and limits == [10.0] and notes == "= 0,0,0: CP-SAT's own search first won"
 
 
+def test_the_stage_beside_the_lines_waits_for_the_search_asked_first(monkeypatch) -> None:
+    """`line_mip_cp_sat_beside_after_first`: the own line search asked first at a turn count is
+    registered with the solve's `RefutedCases` while it runs, and `wait_first_searches` (where
+    `ask_turn`'s CP-SAT stage beside the lines starts) returns once it has ended, or when stopped."""
+    from solver.mip_hint import WORK_LIMIT, MipHint
+
+    cases = cs.RefutedCases()
+    stop = threading.Event()
+    cases.wait_first_searches(9, stop)  # (none running: at once)
+    cases.first_search_running(9, True)
+    ended: list[bool] = []
+
+    def end_later() -> None:
+        time.sleep(0.3)
+        ended.append(True)
+        cases.first_search_running(9, False)
+
+    threading.Thread(target=end_later).start()
+    cases.wait_first_searches(10, stop)  # (another turn count: at once)
+    assert not ended
+    cases.wait_first_searches(9, stop)
+    assert ended
+    cases.first_search_running(9, True)
+    threading.Timer(0.2, stop.set).start()
+    cases.wait_first_searches(9, stop)  # (released by the stop)
+    assert stop.is_set()
+    # mip_win registers its search asked first for as long as it runs
+    seen: list[tuple[int, bool]] = []
+
+    class Recording(cs.RefutedCases):
+        def first_search_running(self, w: int, running: bool) -> None:
+            seen.append((w, running))
+            super().first_search_running(w, running)
+
+    monkeypatch.setattr(ch2, "STARS_TO_WIN", 1)
+    monkeypatch.setattr(cs, "spare_core", lambda: True)
+    monkeypatch.setattr(cs, "highs_mip", lambda *a, **k: MipHint(WORK_LIMIT, None, None, 0.0))
+    setup = Chapter2(("wurfelwelten", "scythe", "parks"), "normal")
+    rolls = ((5, 4), (4, 3), (4, 3))
+    params = {**cs.load_params("target"), "line_mip_regions": [0], "line_mip_root_only": True,
+              "line_mip_cp_sat_deterministic_time": 10.0, "line_mip_cp_sat_most_extras": 0,
+              "line_mip_cp_sat_beside_root": True, "line_mip_cp_sat_first": 3.0}
+    found, _, _, _ = cs.mip_win(setup, rolls, cs.make_solver(params, 5.0, 1), ModelOptions(), CHAPTER2_RULES,
+                                params, refuted=Recording())
+    assert found is not None and seen == [(3, True), (3, False)]
+
+
 def test_own_search_beside_the_root_gives_the_same_answer(monkeypatch) -> None:
     """`line_mip_cp_sat_beside_root`: CP-SAT's own search of a case starts beside HiGHS's root at
     its `line_mip_cp_sat_beside_root_checks`-th check (on a thread of its own) and is taken only

@@ -676,6 +676,8 @@ def ask_turn(setup: Chapter2, rolls: Sequence[tuple[int, int]], w: int, solver: 
                 defer = cases_early is not None and bool(hint_params.get("extras_cases_before_stage"))
 
                 def stage(task: Speculation) -> _Solved:
+                    if refuted is not None and hint_params.get("line_mip_cp_sat_beside_after_first"):
+                        refuted.wait_first_searches(w, task.cancelled)
                     staged = split_and_solve(*args, task=task, deferred=defer)
                     if cases_early is not None and staged.status == "unknown" and not task.cancelled.is_set():
                         cases_early.start(("cases", w), lambda cases_task: cases_of(
@@ -802,6 +804,22 @@ class RefutedCases:
         self._stops: dict[tuple[int, tuple[int, ...]], list[Callable[[], None]]] = {}
         self._lines_infeasible: dict[int, int] = {}
         self._proofs: dict[int, int] = {}  # turn count -> proofs by cases running
+        self._first: dict[int, int] = {}  # turn count -> own line searches asked first, running
+        self._first_ended = threading.Condition(self._lock)
+
+    def first_search_running(self, w: int, running: bool) -> None:
+        """CP-SAT's own line search asked first at turn count `w` (`OwnSearchFirst`) starts (True)
+        or ends (False)."""
+        with self._first_ended:
+            self._first[w] = self._first.get(w, 0) + (1 if running else -1)
+            self._first_ended.notify_all()
+
+    def wait_first_searches(self, w: int, stop: threading.Event) -> None:
+        """Wait until no own line search asked first at turn count `w` runs, or `stop` is set (a
+        time choice only: `ask_turn`'s CP-SAT stage beside the lines starts after it)."""
+        with self._first_ended:
+            while self._first.get(w, 0) > 0 and not stop.is_set():
+                self._first_ended.wait(0.2)
 
     def proof_running(self, w: int, running: bool) -> None:
         """A proof by cases of turn count `w` starts (True) or ends (False)."""
@@ -1067,8 +1085,11 @@ class OwnSearchFirst:
             return
 
         def search(own_task: Speculation) -> tuple[str, int, float, Chapter2Line | None]:
-            got = _cp_sat_case_line(self.setup, build, self.solver, self.params, self.limit, own_task, self.cases,
-                                    self.w, counts)
+            try:
+                got = _cp_sat_case_line(self.setup, build, self.solver, self.params, self.limit, own_task,
+                                        self.cases, self.w, counts)
+            finally:
+                self.cases.first_search_running(self.w, False)
             if got[3] is not None:
                 self._won.set()
                 with self._lock:
@@ -1076,6 +1097,8 @@ class OwnSearchFirst:
                 for stop in stops:
                     stop()
             return got
+
+        self.cases.first_search_running(self.w, True)
 
         self.run = Speculation(("own-first", self.w, counts), search,
                                nice=int(self.params.get("line_mip_cp_sat_first_nice", 0) or 0))
