@@ -796,7 +796,9 @@ class RefutedCases:
     win, so skipping it never loses one (each region's completions have their own limit, so the
     other regions are asked exactly as they would be). Thread-safe: the cases run on the spare
     core while the lines run in the asking thread. It also notes the turn counts where HiGHS found
-    case regions infeasible (`lines_found_infeasible`, counted), which set the cases' thread priority."""
+    case regions infeasible (`lines_found_infeasible`, counted), which set the cases' thread priority,
+    and the own line searches asked first while they run (`first_search_running`), which the CP-SAT
+    stage beside the lines waits for."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
